@@ -1,0 +1,37 @@
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+#
+# Builds rdma_rxc.ko (and rxc_kunit.ko when the kernel has KUnit) against
+# installed kernel headers.  The build host need not run that kernel: KDIR
+# defaults to the newest Debian linux-headers-*-amd64 tree.
+#
+#   make                  build the modules
+#   make KDIR=/path       build against another kernel tree (O= build dir)
+#   make check-style      checkpatch --strict, sparse (C=1) and W=1
+#   make clean
+
+KDIR ?= $(shell ls -d /usr/src/linux-headers-*-amd64 2>/dev/null | sort -V | tail -n 1)
+CHECKPATCH ?= $(shell ls /var/cache/rxc/src-*/scripts/checkpatch.pl 2>/dev/null | tail -n 1)
+PWD := $(shell pwd)
+KBUILD_FLAGS := -C $(KDIR) M=$(PWD)
+
+SOURCES := $(shell find drivers kunit include -name '*.[ch]' ! -name '*.mod.c' | sort)
+
+all: modules
+
+modules:
+	@test -n "$(KDIR)" || { echo "no kernel headers found: install linux-headers-amd64 or pass KDIR=" >&2; exit 1; }
+	$(MAKE) $(KBUILD_FLAGS) modules
+
+# W=1 and sparse must be silent: any line they print fails the target.
+check-style:
+	@test -n "$(CHECKPATCH)" || { echo "checkpatch.pl not found: run vm/build-debug-kernel.sh or pass CHECKPATCH=" >&2; exit 1; }
+	perl $(CHECKPATCH) --strict --no-tree --quiet -f $(SOURCES)
+	$(MAKE) $(KBUILD_FLAGS) clean >/dev/null
+	$(MAKE) $(KBUILD_FLAGS) W=1 C=1 modules 2>&1 | tee .check-style.log
+	@! grep -E 'warning:|error:' .check-style.log
+	@rm -f .check-style.log
+
+clean:
+	$(MAKE) $(KBUILD_FLAGS) clean
+
+.PHONY: all modules check-style clean
