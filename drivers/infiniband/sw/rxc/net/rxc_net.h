@@ -1,0 +1,70 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
+/*
+ * The network side of rxc: addresses derived from GIDs, the ICRC, and the
+ * binding to the Ethernet netdev.
+ */
+#ifndef RXC_NET_H
+#define RXC_NET_H
+
+#include <linux/in.h>
+#include <linux/in6.h>
+#include <linux/if_ether.h>
+#include <rdma/ib_verbs.h>
+
+struct rxc_dev;
+
+/* RoCEv2 UDP destination port, and the base of the source port range. */
+#define RXC_ROCE_V2_PORT	4791
+#define RXC_ROCE_V2_SPORT_BASE	0xc000
+#define RXC_ICRC_SIZE		4
+
+union rxc_sockaddr {
+	struct sockaddr sa;
+	struct sockaddr_in in4;
+	struct sockaddr_in6 in6;
+};
+
+/**
+ * struct rxc_av - where a packet goes, resolved from an address handle
+ * @network_type: RDMA_NETWORK_IPV4 or RDMA_NETWORK_IPV6
+ * @sgid_index: source GID table index
+ * @hop_limit: IPv6 hop limit or IPv4 TTL
+ * @traffic_class: IPv6 traffic class or IPv4 TOS
+ * @flow_label: IPv6 flow label
+ * @dmac: next-hop MAC address, resolved by core
+ * @sgid: source GID
+ * @dgid: destination GID
+ * @saddr: source IP address, derived from @sgid
+ * @daddr: destination IP address, derived from @dgid
+ */
+struct rxc_av {
+	u8 network_type;
+	u8 sgid_index;
+	u8 hop_limit;
+	u8 traffic_class;
+	u32 flow_label;
+	u8 dmac[ETH_ALEN];
+	union ib_gid sgid;
+	union ib_gid dgid;
+	union rxc_sockaddr saddr;
+	union rxc_sockaddr daddr;
+};
+
+/* rxc_addr.c */
+int rxc_av_from_gids(struct rxc_av *av, const union ib_gid *sgid,
+		     const union ib_gid *dgid);
+int rxc_av_from_ah_attr(struct rxc_dev *rxc, struct rxc_av *av,
+			const struct rdma_ah_attr *attr);
+void rxc_av_to_ah_attr(const struct rxc_av *av, struct rdma_ah_attr *attr);
+u16 rxc_udp_src_port(u32 qpn);
+enum ib_mtu rxc_mtu_for_netdev(unsigned int ndev_mtu);
+
+/* rxc_icrc.c */
+u32 rxc_icrc(const u8 *ip, unsigned int len);
+
+/* rxc_netdev.c */
+int rxc_netdev_notifier_register(void);
+void rxc_netdev_notifier_unregister(void);
+bool rxc_netdev_port_active(const struct net_device *ndev);
+
+#endif /* RXC_NET_H */

@@ -1,0 +1,140 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
+/*
+ * rxc: a soft-RoCE device with completion counters.
+ *
+ * This header holds what every layer needs: the device, its limits and the
+ * logging helpers.  Object types live with their layer (verbs/rxc_verbs.h).
+ */
+#ifndef RXC_H
+#define RXC_H
+
+#include <linux/list.h>
+#include <linux/netdevice.h>
+#include <linux/xarray.h>
+#include <rdma/ib_verbs.h>
+
+#define RXC_DRV_NAME		"rxc"
+#define RXC_LINK_TYPE		"rxc"
+
+/* librxe (rdma-core) accepts ABI 1-2 on 64-bit hosts and only 2 on 32-bit. */
+#define RXC_UVERBS_ABI_VERSION	2
+
+#define RXC_PORT		1
+#define RXC_GID_TABLE_LEN	1024
+#define RXC_PKEY_TABLE_LEN	1
+#define RXC_DEFAULT_PKEY	0xffff
+
+/* QPN 0 and 1 are the special QPs; IB reserves QPNs below 16 for them. */
+#define RXC_MIN_QPN		16
+#define RXC_MAX_QPN		0xffffff
+
+/* Objects whose number each device limits (see rxc_param.c). */
+enum rxc_res {
+	RXC_RES_PD,
+	RXC_RES_AH,
+	RXC_RES_MR,
+	RXC_RES_CQ,
+	RXC_RES_QP,
+	RXC_RES_SRQ,
+	RXC_RES_MAX
+};
+
+/**
+ * struct rxc_limits - per-device limits, fixed when the device is created
+ *
+ * They are snapshots of the module parameters so that a device never sees
+ * its limits change under live objects.
+ */
+struct rxc_limits {
+	u32 max_qp;
+	u32 max_qp_wr;
+	u32 max_sge;
+	u32 max_inline;
+	u32 max_cq;
+	u32 max_cqe;
+	u32 max_mr;
+	u64 max_mr_size;
+	u32 max_pd;
+	u32 max_ah;
+	u32 max_srq;
+	u32 max_srq_wr;
+	u32 max_rd_atomic;
+};
+
+/**
+ * struct rxc_dev - one rxc device, bound to one Ethernet netdev
+ * @ib_dev: the core device; core allocates rxc_dev around it
+ * @ndev: the netdev, referenced for the device's lifetime
+ * @list: entry on rxc_dev_list (rxc_main.c, under rxc_dev_list_lock)
+ * @limits: object limits reported by query_device and enforced on create
+ * @res: live objects of each kind, bounded by @limits
+ * @qp_xa: QPN -> QP, for the receive path; xa_lock protects it
+ * @next_qpn: cursor of the cyclic QPN allocator, under qp_xa's lock
+ * @mr_xa: key index -> MR, for the data path; xa_lock protects it
+ * @next_mr: cursor of the cyclic MR index allocator, under mr_xa's lock
+ * @ah_xa: AH number -> AH, for UD sends from user space; xa_lock protects it
+ * @srq_xa: SRQ number -> SRQ; xa_lock protects it
+ * @port_active: last port state reported to core, swapped atomically by
+ *		 the netdev notifier so each change raises one event
+ * @stats: completion statistics, updated locklessly
+ */
+struct rxc_dev {
+	struct ib_device ib_dev;
+	struct net_device *ndev;
+	struct list_head list;
+	struct rxc_limits limits;
+	atomic_t res[RXC_RES_MAX];
+	struct xarray qp_xa;
+	u32 next_qpn;
+	struct xarray mr_xa;
+	u32 next_mr;
+	struct xarray ah_xa;
+	struct xarray srq_xa;
+	int port_active;
+	struct {
+		atomic64_t completions;
+		atomic64_t unsignaled;
+		atomic64_t flushed;
+		atomic64_t cq_overflows;
+	} stats;
+};
+
+static inline struct rxc_dev *to_rdev(struct ib_device *ibdev)
+{
+	return container_of(ibdev, struct rxc_dev, ib_dev);
+}
+
+/* Every message names the device; user-triggerable ones are ratelimited. */
+#define rxc_err(rxc, fmt, ...) \
+	ibdev_err_ratelimited(&(rxc)->ib_dev, fmt, ##__VA_ARGS__)
+#define rxc_warn(rxc, fmt, ...) \
+	ibdev_warn_ratelimited(&(rxc)->ib_dev, fmt, ##__VA_ARGS__)
+#define rxc_dbg(rxc, fmt, ...) \
+	ibdev_dbg(&(rxc)->ib_dev, fmt, ##__VA_ARGS__)
+
+/* Object-scoped debug lines carry the object's number. */
+#define rxc_dbg_qp(qp, fmt, ...)					\
+	do {								\
+		const struct ib_qp *__ibqp = &(qp)->ibqp;		\
+									\
+		ibdev_dbg(__ibqp->device, "qp#%u: " fmt,		\
+			  __ibqp->qp_num, ##__VA_ARGS__);		\
+	} while (0)
+#define rxc_dbg_cq(cq, fmt, ...)					\
+	do {								\
+		const struct ib_cq *__ibcq = &(cq)->ibcq;		\
+									\
+		ibdev_dbg(__ibcq->device, "cq %p: " fmt, __ibcq,	\
+			  ##__VA_ARGS__);				\
+	} while (0)
+
+int rxc_res_get(struct rxc_dev *rxc, enum rxc_res res);
+void rxc_res_put(struct rxc_dev *rxc, enum rxc_res res);
+
+/* rxc_param.c */
+void rxc_param_limits(struct rxc_limits *limits);
+
+/* rxc_main.c */
+struct rxc_dev *rxc_dev_get_by_netdev(struct net_device *ndev);
+
+#endif /* RXC_H */

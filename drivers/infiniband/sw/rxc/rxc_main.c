@@ -1,0 +1,219 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * Module entry, "rdma link add ... type rxc" and device teardown.
+ *
+ * Devices share RDMA_DRIVER_RXE with rdma_rxe so that librxe binds to them,
+ * which means ib_unregister_driver() would also remove rdma_rxe's devices.
+ * rxc therefore tracks its own devices and unregisters them one by one.
+ */
+#include <linux/if_arp.h>
+#include <linux/module.h>
+#include <linux/mutex.h>
+#include <net/addrconf.h>
+#include <rdma/rdma_netlink.h>
+
+#include "rxc.h"
+#include "net/rxc_net.h"
+#include "verbs/rxc_verbs.h"
+
+/* Protects rxc_dev_list. */
+static DEFINE_MUTEX(rxc_dev_list_lock);
+static LIST_HEAD(rxc_dev_list);
+
+int rxc_res_get(struct rxc_dev *rxc, enum rxc_res res)
+{
+	static const char * const names[RXC_RES_MAX] = {
+		[RXC_RES_PD] = "PDs", [RXC_RES_AH] = "AHs",
+		[RXC_RES_MR] = "MRs", [RXC_RES_CQ] = "CQs",
+		[RXC_RES_QP] = "QPs", [RXC_RES_SRQ] = "SRQs",
+	};
+	const u32 limit[RXC_RES_MAX] = {
+		[RXC_RES_PD] = rxc->limits.max_pd,
+		[RXC_RES_AH] = rxc->limits.max_ah,
+		[RXC_RES_MR] = rxc->limits.max_mr,
+		[RXC_RES_CQ] = rxc->limits.max_cq,
+		[RXC_RES_QP] = rxc->limits.max_qp,
+		[RXC_RES_SRQ] = rxc->limits.max_srq,
+	};
+
+	if (atomic_add_unless(&rxc->res[res], 1, limit[res]))
+		return 0;
+	rxc_dbg(rxc, "all %u %s in use\n", limit[res], names[res]);
+	return -ENOMEM;
+}
+
+void rxc_res_put(struct rxc_dev *rxc, enum rxc_res res)
+{
+	WARN_ON(atomic_dec_return(&rxc->res[res]) < 0);
+}
+
+/**
+ * rxc_dev_get_by_netdev - the rxc device bound to @ndev, if any
+ * @ndev: the netdev
+ *
+ * Return: the device with a reference (drop it with ib_device_put()), or
+ * NULL.  Devices of rdma_rxe on the same netdev are not returned.
+ */
+struct rxc_dev *rxc_dev_get_by_netdev(struct net_device *ndev)
+{
+	struct ib_device *ibdev;
+
+	ibdev = ib_device_get_by_netdev(ndev, RDMA_DRIVER_RXE);
+	if (!ibdev)
+		return NULL;
+	if (ibdev->ops.owner != THIS_MODULE) {
+		ib_device_put(ibdev);
+		return NULL;
+	}
+	return to_rdev(ibdev);
+}
+
+/* Called by core once the device is unregistered and unused. */
+static void rxc_dealloc_driver(struct ib_device *ibdev)
+{
+	struct rxc_dev *rxc = to_rdev(ibdev);
+
+	mutex_lock(&rxc_dev_list_lock);
+	list_del(&rxc->list);
+	mutex_unlock(&rxc_dev_list_lock);
+
+	WARN_ON(!xa_empty(&rxc->qp_xa) || !xa_empty(&rxc->mr_xa) ||
+		!xa_empty(&rxc->ah_xa) || !xa_empty(&rxc->srq_xa));
+	xa_destroy(&rxc->qp_xa);
+	xa_destroy(&rxc->mr_xa);
+	xa_destroy(&rxc->ah_xa);
+	xa_destroy(&rxc->srq_xa);
+	dev_put(rxc->ndev);
+}
+
+static const struct ib_device_ops rxc_main_ops = {
+	.dealloc_driver = rxc_dealloc_driver,
+};
+
+static void rxc_dev_init(struct rxc_dev *rxc, struct net_device *ndev)
+{
+	int i;
+
+	rxc->ndev = ndev;
+	dev_hold(ndev);
+	INIT_LIST_HEAD(&rxc->list);
+	rxc_param_limits(&rxc->limits);
+	for (i = 0; i < RXC_RES_MAX; i++)
+		atomic_set(&rxc->res[i], 0);
+	xa_init_flags(&rxc->qp_xa, XA_FLAGS_ALLOC);
+	rxc->next_qpn = RXC_MIN_QPN;
+	xa_init_flags(&rxc->mr_xa, XA_FLAGS_ALLOC1);
+	xa_init_flags(&rxc->ah_xa, XA_FLAGS_ALLOC1);
+	xa_init_flags(&rxc->srq_xa, XA_FLAGS_ALLOC1);
+	rxc->port_active = rxc_netdev_port_active(ndev);
+	ib_set_device_ops(&rxc->ib_dev, &rxc_main_ops);
+}
+
+static int rxc_check_netdev(const char *ibdev_name, struct net_device *ndev)
+{
+	struct ib_device *other;
+
+	if (ndev->type != ARPHRD_ETHER) {
+		pr_err("rdma_rxc: %s: %s is not an Ethernet device\n",
+		       ibdev_name, netdev_name(ndev));
+		return -EINVAL;
+	}
+
+	/* rdma_rxe and rxc devices alike: one soft-RoCE device per netdev. */
+	other = ib_device_get_by_netdev(ndev, RDMA_DRIVER_RXE);
+	if (other) {
+		pr_err("rdma_rxc: %s: %s already carries RDMA device %s\n",
+		       ibdev_name, netdev_name(ndev), dev_name(&other->dev));
+		ib_device_put(other);
+		return -EEXIST;
+	}
+	return 0;
+}
+
+/* rdma link add NAME type rxc netdev NDEV; process context, may sleep. */
+static int rxc_newlink(const char *ibdev_name, struct net_device *ndev)
+{
+	struct rxc_dev *rxc;
+	int err;
+
+	err = rxc_check_netdev(ibdev_name, ndev);
+	if (err)
+		return err;
+
+	rxc = ib_alloc_device(rxc_dev, ib_dev);
+	if (!rxc)
+		return -ENOMEM;
+	rxc_dev_init(rxc, ndev);
+
+	/*
+	 * Listed before registration: once registered, a netdev event may
+	 * unregister the device at any time, and dealloc_driver unlists it.
+	 */
+	mutex_lock(&rxc_dev_list_lock);
+	list_add_tail(&rxc->list, &rxc_dev_list);
+	mutex_unlock(&rxc_dev_list_lock);
+
+	err = rxc_device_register(rxc, ibdev_name);
+	if (err) {
+		pr_err("rdma_rxc: %s: registration failed (%d)\n",
+		       ibdev_name, err);
+		/* Unregistered devices are torn down here, not by core. */
+		rxc_dealloc_driver(&rxc->ib_dev);
+		ib_dealloc_device(&rxc->ib_dev);
+	}
+	return err;
+}
+
+static struct rdma_link_ops rxc_link_ops = {
+	.type = RXC_LINK_TYPE,
+	.newlink = rxc_newlink,
+};
+
+/* Unregister every rxc device; netdev events may race and that is fine. */
+static void rxc_unregister_all(void)
+{
+	struct rxc_dev *rxc;
+
+	for (;;) {
+		mutex_lock(&rxc_dev_list_lock);
+		rxc = list_first_entry_or_null(&rxc_dev_list, struct rxc_dev,
+					       list);
+		if (rxc)
+			get_device(&rxc->ib_dev.dev);
+		mutex_unlock(&rxc_dev_list_lock);
+		if (!rxc)
+			return;
+
+		ib_unregister_device(&rxc->ib_dev);
+		put_device(&rxc->ib_dev.dev);
+	}
+}
+
+static int __init rxc_module_init(void)
+{
+	int err;
+
+	err = rxc_netdev_notifier_register();
+	if (err)
+		return err;
+	rdma_link_register(&rxc_link_ops);
+	pr_info("rdma_rxc: loaded\n");
+	return 0;
+}
+
+static void __exit rxc_module_exit(void)
+{
+	/* No new links after this returns: nldev holds the ops rwsem. */
+	rdma_link_unregister(&rxc_link_ops);
+	rxc_unregister_all();
+	rxc_netdev_notifier_unregister();
+	pr_info("rdma_rxc: unloaded\n");
+}
+
+module_init(rxc_module_init);
+module_exit(rxc_module_exit);
+
+MODULE_ALIAS_RDMA_LINK(RXC_LINK_TYPE);
+MODULE_AUTHOR("The rxc authors");
+MODULE_DESCRIPTION("Soft RoCE (RoCEv2 over UDP) with completion counters");
+MODULE_LICENSE("Dual BSD/GPL");

@@ -1,0 +1,447 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * Queue pairs: creation with the rings librxe maps, the state machine of
+ * modify_qp, query and destruction.  All verbs here run in process context
+ * under qp->mutex; the transport reads the state under qp->state_lock.
+ */
+#include <rdma/ib_user_verbs.h>
+#include <rdma/uverbs_ioctl.h>
+
+#include "rxc.h"
+#include "rxc_verbs.h"
+
+#define RXC_MAX_TIMEOUT		31
+#define RXC_MAX_RETRY		7
+#define RXC_MAX_RNR_TIMER	31
+#define RXC_PSN_MASK		0xffffff
+#define RXC_QPN_MASK		0xffffff
+#define RXC_QP_ACCESS_FLAGS	(IB_ACCESS_LOCAL_WRITE | \
+				 IB_ACCESS_REMOTE_WRITE | \
+				 IB_ACCESS_REMOTE_READ | \
+				 IB_ACCESS_REMOTE_ATOMIC | \
+				 IB_ACCESS_MW_BIND)
+
+enum ib_qp_state rxc_qp_state(struct rxc_qp *qp)
+{
+	return READ_ONCE(qp->attr.qp_state);
+}
+
+static void rxc_qp_set_state(struct rxc_qp *qp, enum ib_qp_state state)
+{
+	spin_lock_bh(&qp->state_lock);
+	WRITE_ONCE(qp->attr.qp_state, state);
+	spin_unlock_bh(&qp->state_lock);
+}
+
+static int rxc_qp_check_init(struct rxc_dev *rxc, struct ib_qp_init_attr *init,
+			     struct ib_udata *udata)
+{
+	const struct rxc_limits *l = &rxc->limits;
+	const struct ib_qp_cap *cap = &init->cap;
+
+	switch (init->qp_type) {
+	case IB_QPT_RC:
+	case IB_QPT_UC:
+	case IB_QPT_UD:
+		break;
+	default:
+		rxc_dbg(rxc, "create_qp: QP type %d not supported\n",
+			init->qp_type);
+		return -EOPNOTSUPP;
+	}
+	if (!udata) {
+		rxc_dbg(rxc, "create_qp: kernel QPs not supported yet\n");
+		return -EOPNOTSUPP;
+	}
+	if (init->create_flags) {
+		rxc_dbg(rxc, "create_qp: flags %#x not supported\n",
+			init->create_flags);
+		return -EOPNOTSUPP;
+	}
+	if (cap->max_send_wr > l->max_qp_wr || cap->max_send_sge > l->max_sge ||
+	    cap->max_inline_data > l->max_inline) {
+		rxc_dbg(rxc, "create_qp: send queue %u WRs x %u SGEs, %u inline exceeds %u x %u, %u\n",
+			cap->max_send_wr, cap->max_send_sge,
+			cap->max_inline_data, l->max_qp_wr, l->max_sge,
+			l->max_inline);
+		return -EINVAL;
+	}
+	if (!init->srq && (cap->max_recv_wr > l->max_qp_wr ||
+			   cap->max_recv_sge > l->max_sge)) {
+		rxc_dbg(rxc, "create_qp: receive queue %u WRs x %u SGEs exceeds %u x %u\n",
+			cap->max_recv_wr, cap->max_recv_sge, l->max_qp_wr,
+			l->max_sge);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int rxc_wq_alloc(struct rxc_wq *wq, u32 *max_wr, u32 wqe_size,
+			struct ib_udata *udata, struct mminfo *mi)
+{
+	struct rxc_ucontext *uctx =
+		rdma_udata_to_drv_context(udata, struct rxc_ucontext, ibuc);
+	int err;
+
+	spin_lock_init(&wq->lock);
+	err = rxc_queue_init(&wq->q, max_wr, wqe_size, true, false);
+	if (err)
+		return err;
+
+	err = rxc_queue_map(&wq->q, &uctx->ibuc, mi);
+	if (err)
+		rxc_queue_free(&wq->q);
+	return err;
+}
+
+/*
+ * A send WQE carries either an SGE list or inline data in one area.  Size
+ * that area for the larger of the two and report whatever else fits, as
+ * the provider validates against the reported caps.
+ */
+static int rxc_qp_alloc_sq(struct rxc_qp *qp, struct ib_qp_init_attr *init,
+			   struct ib_udata *udata, struct mminfo *mi)
+{
+	const struct rxc_limits *l = &to_rdev(qp->ibqp.device)->limits;
+	struct ib_qp_cap *cap = &init->cap;
+	u32 area = max_t(u32, cap->max_send_sge * sizeof(struct rxe_sge),
+			 cap->max_inline_data);
+	int err;
+
+	err = rxc_wq_alloc(&qp->sq, &cap->max_send_wr,
+			   sizeof(struct rxe_send_wqe) + area, udata, mi);
+	if (err)
+		return err;
+
+	qp->sq.max_sge = min_t(u32, area / sizeof(struct rxe_sge), l->max_sge);
+	qp->sq.max_inline = min(area, l->max_inline);
+	cap->max_send_sge = qp->sq.max_sge;
+	cap->max_inline_data = qp->sq.max_inline;
+	return 0;
+}
+
+static int rxc_qp_alloc_rq(struct rxc_qp *qp, struct ib_qp_init_attr *init,
+			   struct ib_udata *udata, struct mminfo *mi)
+{
+	struct ib_qp_cap *cap = &init->cap;
+	int err;
+
+	if (init->srq) {
+		cap->max_recv_wr = 0;
+		cap->max_recv_sge = 0;
+		return 0;
+	}
+
+	err = rxc_wq_alloc(&qp->rq, &cap->max_recv_wr,
+			   sizeof(struct rxe_recv_wqe) +
+			   cap->max_recv_sge * sizeof(struct rxe_sge),
+			   udata, mi);
+	if (err)
+		return err;
+
+	qp->rq.max_sge = cap->max_recv_sge;
+	return 0;
+}
+
+static void rxc_qp_free_queues(struct rxc_qp *qp)
+{
+	if (qp->rq.q.buf)
+		rxc_queue_free(&qp->rq.q);
+	if (qp->sq.q.buf)
+		rxc_queue_free(&qp->sq.q);
+}
+
+int rxc_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
+		  struct ib_udata *udata)
+{
+	struct rxc_dev *rxc = to_rdev(ibqp->device);
+	struct rxe_create_qp_resp resp = {};
+	struct rxc_qp *qp = to_rqp(ibqp);
+	u32 qpn;
+	int err;
+
+	err = rxc_qp_check_init(rxc, init, udata);
+	if (err)
+		return err;
+	if (udata->outlen < sizeof(resp)) {
+		rxc_dbg(rxc, "create_qp: response buffer too small\n");
+		return -EINVAL;
+	}
+
+	err = rxc_res_get(rxc, RXC_RES_QP);
+	if (err)
+		return err;
+
+	mutex_init(&qp->mutex);
+	spin_lock_init(&qp->state_lock);
+	qp->srq = init->srq ? to_rsrq(init->srq) : NULL;
+	qp->scq = to_rcq(init->send_cq);
+	qp->rcq = to_rcq(init->recv_cq);
+	qp->sq_sig_all = init->sq_sig_type == IB_SIGNAL_ALL_WR;
+	qp->attr.qp_state = IB_QPS_RESET;
+	qp->attr.port_num = RXC_PORT;
+	qp->attr.path_mtu = IB_MTU_1024;
+
+	err = rxc_qp_alloc_sq(qp, init, udata, &resp.sq_mi);
+	if (err)
+		goto err_res;
+	err = rxc_qp_alloc_rq(qp, init, udata, &resp.rq_mi);
+	if (err)
+		goto err_queues;
+
+	err = xa_alloc_cyclic(&rxc->qp_xa, &qpn, qp,
+			      XA_LIMIT(RXC_MIN_QPN, RXC_MAX_QPN),
+			      &rxc->next_qpn, GFP_KERNEL);
+	if (err < 0)
+		goto err_queues;
+	ibqp->qp_num = qpn;
+	qp->src_port = rxc_udp_src_port(qpn);
+
+	err = ib_copy_to_udata(udata, &resp, sizeof(resp));
+	if (err)
+		goto err_xa;
+
+	qp->attr.cap = init->cap;
+	rxc_dbg_qp(qp, "created, type %d, sq %u x %u, rq %u x %u\n",
+		   init->qp_type, init->cap.max_send_wr,
+		   init->cap.max_send_sge, init->cap.max_recv_wr,
+		   init->cap.max_recv_sge);
+	return 0;
+
+err_xa:
+	xa_erase(&rxc->qp_xa, qpn);
+err_queues:
+	rxc_qp_free_queues(qp);
+err_res:
+	rxc_res_put(rxc, RXC_RES_QP);
+	return err;
+}
+
+/* Bounds that ib_modify_qp_is_ok() leaves to the driver. */
+static int rxc_qp_check_ranges(struct rxc_qp *qp, struct ib_qp_attr *attr,
+			       int mask)
+{
+	const struct rxc_limits *l = &to_rdev(qp->ibqp.device)->limits;
+
+	if ((mask & IB_QP_PORT) && attr->port_num != RXC_PORT)
+		return -EINVAL;
+	if ((mask & IB_QP_PKEY_INDEX) &&
+	    attr->pkey_index >= RXC_PKEY_TABLE_LEN)
+		return -EINVAL;
+	if ((mask & IB_QP_PATH_MTU) &&
+	    (attr->path_mtu < IB_MTU_256 || attr->path_mtu > IB_MTU_4096))
+		return -EINVAL;
+	if ((mask & IB_QP_MAX_QP_RD_ATOMIC) &&
+	    attr->max_rd_atomic > l->max_rd_atomic)
+		return -EINVAL;
+	if ((mask & IB_QP_MAX_DEST_RD_ATOMIC) &&
+	    attr->max_dest_rd_atomic > l->max_rd_atomic)
+		return -EINVAL;
+	if ((mask & IB_QP_TIMEOUT) && attr->timeout > RXC_MAX_TIMEOUT)
+		return -EINVAL;
+	if ((mask & IB_QP_RETRY_CNT) && attr->retry_cnt > RXC_MAX_RETRY)
+		return -EINVAL;
+	if ((mask & IB_QP_RNR_RETRY) && attr->rnr_retry > RXC_MAX_RETRY)
+		return -EINVAL;
+	if ((mask & IB_QP_MIN_RNR_TIMER) &&
+	    attr->min_rnr_timer > RXC_MAX_RNR_TIMER)
+		return -EINVAL;
+	if ((mask & IB_QP_DEST_QPN) && attr->dest_qp_num > RXC_QPN_MASK)
+		return -EINVAL;
+	if ((mask & IB_QP_ACCESS_FLAGS) &&
+	    (attr->qp_access_flags & ~RXC_QP_ACCESS_FLAGS))
+		return -EINVAL;
+	if (mask & (IB_QP_ALT_PATH | IB_QP_CAP))
+		return -EOPNOTSUPP;
+	return 0;
+}
+
+/* Copy what @mask selects; the state is applied by the caller. */
+static void rxc_qp_store_attr(struct rxc_qp *qp, const struct ib_qp_attr *a,
+			      int mask)
+{
+	struct ib_qp_attr *q = &qp->attr;
+
+	if (mask & IB_QP_PKEY_INDEX)
+		q->pkey_index = a->pkey_index;
+	if (mask & IB_QP_PORT)
+		q->port_num = a->port_num;
+	if (mask & IB_QP_QKEY)
+		q->qkey = a->qkey;
+	if (mask & IB_QP_ACCESS_FLAGS)
+		q->qp_access_flags = a->qp_access_flags;
+	if (mask & IB_QP_PATH_MTU)
+		q->path_mtu = a->path_mtu;
+	if (mask & IB_QP_DEST_QPN)
+		q->dest_qp_num = a->dest_qp_num;
+	if (mask & IB_QP_RQ_PSN)
+		q->rq_psn = a->rq_psn & RXC_PSN_MASK;
+	if (mask & IB_QP_SQ_PSN)
+		q->sq_psn = a->sq_psn & RXC_PSN_MASK;
+	if (mask & IB_QP_MAX_QP_RD_ATOMIC)
+		q->max_rd_atomic = a->max_rd_atomic;
+	if (mask & IB_QP_MAX_DEST_RD_ATOMIC)
+		q->max_dest_rd_atomic = a->max_dest_rd_atomic;
+	if (mask & IB_QP_MIN_RNR_TIMER)
+		q->min_rnr_timer = a->min_rnr_timer;
+	if (mask & IB_QP_TIMEOUT)
+		q->timeout = a->timeout;
+	if (mask & IB_QP_RETRY_CNT)
+		q->retry_cnt = a->retry_cnt;
+	if (mask & IB_QP_RNR_RETRY)
+		q->rnr_retry = a->rnr_retry;
+	if (mask & IB_QP_PATH_MIG_STATE)
+		q->path_mig_state = a->path_mig_state;
+	if (mask & IB_QP_EN_SQD_ASYNC_NOTIFY)
+		q->en_sqd_async_notify = a->en_sqd_async_notify;
+}
+
+/* Moving to RESET discards all queued work without completions. */
+static void rxc_qp_reset(struct rxc_qp *qp)
+{
+	struct rxc_wq *wqs[] = { &qp->sq, qp->srq ? NULL : &qp->rq };
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(wqs); i++) {
+		if (!wqs[i])
+			continue;
+		spin_lock_bh(&wqs[i]->lock);
+		rxc_queue_refresh(&wqs[i]->q);
+		while (rxc_queue_count(&wqs[i]->q))
+			rxc_queue_pop(&wqs[i]->q);
+		spin_unlock_bh(&wqs[i]->lock);
+	}
+}
+
+static void rxc_qp_enter_state(struct rxc_qp *qp, enum ib_qp_state state)
+{
+	enum ib_qp_state old = rxc_qp_state(qp);
+
+	rxc_qp_set_state(qp, state);
+	if (state == old)
+		return;
+
+	rxc_dbg_qp(qp, "state %d -> %d\n", old, state);
+	if (state == IB_QPS_ERR) {
+		rxc_flush_sq(qp);
+		rxc_flush_rq(qp);
+	} else if (state == IB_QPS_RESET) {
+		rxc_qp_reset(qp);
+	}
+}
+
+int rxc_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
+		  struct ib_udata *udata)
+{
+	struct rxc_dev *rxc = to_rdev(ibqp->device);
+	struct rxc_qp *qp = to_rqp(ibqp);
+	enum ib_qp_state cur, next;
+	struct rxc_av av;
+	int err;
+
+	if (mask & ~IB_QP_ATTR_STANDARD_BITS)
+		return -EOPNOTSUPP;
+
+	mutex_lock(&qp->mutex);
+	cur = rxc_qp_state(qp);
+	if ((mask & IB_QP_CUR_STATE) && attr->cur_qp_state != cur) {
+		rxc_dbg_qp(qp, "modify_qp: current state is %d, not %d\n",
+			   cur, attr->cur_qp_state);
+		err = -EINVAL;
+		goto out;
+	}
+	next = mask & IB_QP_STATE ? attr->qp_state : cur;
+
+	if (!ib_modify_qp_is_ok(cur, next, ibqp->qp_type, mask)) {
+		rxc_dbg_qp(qp, "modify_qp: %d -> %d with mask %#x is not allowed\n",
+			   cur, next, mask);
+		err = -EINVAL;
+		goto out;
+	}
+
+	err = rxc_qp_check_ranges(qp, attr, mask);
+	if (err) {
+		rxc_dbg_qp(qp, "modify_qp: attribute out of range (%d)\n",
+			   err);
+		goto out;
+	}
+
+	if (mask & IB_QP_AV) {
+		err = rxc_av_from_ah_attr(rxc, &av, &attr->ah_attr);
+		if (err)
+			goto out;
+		qp->av = av;
+	}
+
+	rxc_qp_store_attr(qp, attr, mask);
+	if (mask & IB_QP_STATE)
+		rxc_qp_enter_state(qp, next);
+out:
+	mutex_unlock(&qp->mutex);
+	return err;
+}
+
+int rxc_query_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
+		 struct ib_qp_init_attr *init)
+{
+	struct rxc_qp *qp = to_rqp(ibqp);
+
+	mutex_lock(&qp->mutex);
+	*attr = qp->attr;
+	attr->cur_qp_state = attr->qp_state;
+	attr->sq_draining = 0;
+	if (ibqp->qp_type != IB_QPT_UD)
+		rxc_av_to_ah_attr(&qp->av, &attr->ah_attr);
+
+	memset(init, 0, sizeof(*init));
+	init->qp_type = ibqp->qp_type;
+	init->send_cq = ibqp->send_cq;
+	init->recv_cq = ibqp->recv_cq;
+	init->srq = ibqp->srq;
+	init->cap = qp->attr.cap;
+	init->sq_sig_type = qp->sq_sig_all ? IB_SIGNAL_ALL_WR :
+					     IB_SIGNAL_REQ_WR;
+	mutex_unlock(&qp->mutex);
+	return 0;
+}
+
+int rxc_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
+{
+	struct rxc_dev *rxc = to_rdev(ibqp->device);
+	struct rxc_qp *qp = to_rqp(ibqp);
+
+	xa_erase(&rxc->qp_xa, ibqp->qp_num);
+	rxc_qp_free_queues(qp);
+	mutex_destroy(&qp->mutex);
+	rxc_res_put(rxc, RXC_RES_QP);
+	return 0;
+}
+
+/*
+ * User QPs: librxe has already written the WQEs into the send ring and
+ * calls this with no work request as a doorbell.  The send queue is
+ * processed only in RTS and SQD; in ERR every posted WQE is flushed.
+ */
+int rxc_post_send(struct ib_qp *ibqp, const struct ib_send_wr *wr,
+		  const struct ib_send_wr **bad_wr)
+{
+	struct rxc_qp *qp = to_rqp(ibqp);
+	enum ib_qp_state state = rxc_qp_state(qp);
+
+	if (wr) {
+		*bad_wr = wr;
+		return -EOPNOTSUPP;
+	}
+
+	switch (state) {
+	case IB_QPS_ERR:
+		rxc_flush_sq(qp);
+		return 0;
+	case IB_QPS_RTS:
+	case IB_QPS_SQD:
+		return 0;
+	default:
+		rxc_dbg_qp(qp, "send doorbell in state %d\n", state);
+		return -EINVAL;
+	}
+}

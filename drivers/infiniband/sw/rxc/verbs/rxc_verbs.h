@@ -1,0 +1,236 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
+/*
+ * Verbs objects.  Core allocates each of them around its ib_* object
+ * (INIT_RDMA_OBJ_SIZE) and guarantees that an object outlives every object
+ * that uses it (a PD its MRs, a CQ its QPs), so they hold no references of
+ * their own on each other.
+ */
+#ifndef RXC_VERBS_H
+#define RXC_VERBS_H
+
+#include <linux/mutex.h>
+#include <linux/spinlock.h>
+#include <rdma/ib_umem.h>
+#include <rdma/ib_verbs.h>
+
+#include "rxc.h"
+#include "net/rxc_net.h"
+#include "transport/rxc_transport.h"
+#include "verbs/rxc_queue.h"
+
+struct rxc_ucontext {
+	struct ib_ucontext ibuc;
+};
+
+struct rxc_pd {
+	struct ib_pd ibpd;
+};
+
+/**
+ * struct rxc_ah - an address handle
+ * @ah_num: index in rxc_dev.ah_xa; librxe puts it in UD send WQEs
+ * @av: the resolved destination
+ */
+struct rxc_ah {
+	struct ib_ah ibah;
+	u32 ah_num;
+	struct rxc_av av;
+};
+
+enum rxc_mr_type {
+	RXC_MR_DMA,
+	RXC_MR_USER,
+};
+
+/**
+ * struct rxc_mr - a memory region
+ * @index: index in rxc_dev.mr_xa, the upper 24 bits of both keys
+ * @type: DMA (kernel virtual addresses) or user memory
+ * @access: IB_ACCESS_* flags
+ * @umem: the pinned user pages (RXC_MR_USER)
+ */
+struct rxc_mr {
+	struct ib_mr ibmr;
+	u32 index;
+	enum rxc_mr_type type;
+	int access;
+	struct ib_umem *umem;
+};
+
+/**
+ * struct rxc_cq - a completion queue
+ * @lock: protects @q (both indices, and the ring itself across resize)
+ *	  and @notify; taken from any context, so irqsave
+ * @q: the CQE ring; user CQs hold struct ib_uverbs_wc, kernel CQs ib_wc
+ * @notify: armed notification (IB_CQ_SOLICITED or IB_CQ_NEXT_COMP), or 0
+ * @is_user: the ring is mapped by user space
+ */
+struct rxc_cq {
+	struct ib_cq ibcq;
+	/* Protects q and notify; any context, so irqsave. */
+	spinlock_t lock;
+	struct rxc_queue q;
+	u8 notify;
+	bool is_user;
+};
+
+/**
+ * struct rxc_srq - a shared receive queue
+ * @lock: protects @q and @limit against the responder and modify_srq
+ * @q: the receive WQE ring
+ * @srq_num: index in rxc_dev.srq_xa
+ * @max_sge: scatter entries per receive WQE
+ * @limit: armed SRQ limit, 0 when disarmed
+ */
+struct rxc_srq {
+	struct ib_srq ibsrq;
+	/* Protects q and limit; process and softirq context, so _bh. */
+	spinlock_t lock;
+	struct rxc_queue q;
+	u32 srq_num;
+	u32 max_sge;
+	u32 limit;
+};
+
+/**
+ * struct rxc_wq - a send or receive queue of a QP
+ * @lock: protects @q; the kernel consumes from process and softirq
+ *	  context, so _bh
+ * @q: the WQE ring
+ * @max_sge: scatter/gather entries per WQE
+ * @max_inline: inline bytes per send WQE
+ */
+struct rxc_wq {
+	/* Protects q; process and softirq context, so _bh. */
+	spinlock_t lock;
+	struct rxc_queue q;
+	u32 max_sge;
+	u32 max_inline;
+};
+
+/**
+ * struct rxc_qp - a queue pair
+ * @mutex: serializes modify_qp, query_qp and destroy_qp, which sleep
+ * @state_lock: protects @attr.qp_state for readers that cannot sleep
+ * @attr: the attributes set by modify_qp, as query_qp reports them
+ * @av: the resolved primary path (connected QPs)
+ * @sq: the send queue
+ * @rq: the receive queue, unused when @srq is set
+ * @srq: the SRQ, or NULL
+ * @scq: the send CQ
+ * @rcq: the receive CQ
+ * @sq_sig_all: every send WR is signaled
+ * @src_port: UDP source port of this QP's packets
+ *
+ * Lock order: @mutex, then @state_lock, then a work queue's lock, then a
+ * CQ's lock.
+ */
+struct rxc_qp {
+	struct ib_qp ibqp;
+	/* Serializes the verbs that change or report the QP; sleeps. */
+	struct mutex mutex;
+	/* Protects attr.qp_state for the transport; _bh. */
+	spinlock_t state_lock;
+	struct ib_qp_attr attr;
+	struct rxc_av av;
+	struct rxc_wq sq;
+	struct rxc_wq rq;
+	struct rxc_srq *srq;
+	struct rxc_cq *scq;
+	struct rxc_cq *rcq;
+	bool sq_sig_all;
+	u16 src_port;
+};
+
+static inline struct rxc_ucontext *to_ruc(struct ib_ucontext *uc)
+{
+	return container_of(uc, struct rxc_ucontext, ibuc);
+}
+
+static inline struct rxc_pd *to_rpd(struct ib_pd *pd)
+{
+	return container_of(pd, struct rxc_pd, ibpd);
+}
+
+static inline struct rxc_ah *to_rah(struct ib_ah *ah)
+{
+	return container_of(ah, struct rxc_ah, ibah);
+}
+
+static inline struct rxc_mr *to_rmr(struct ib_mr *mr)
+{
+	return container_of(mr, struct rxc_mr, ibmr);
+}
+
+static inline struct rxc_cq *to_rcq(struct ib_cq *cq)
+{
+	return container_of(cq, struct rxc_cq, ibcq);
+}
+
+static inline struct rxc_srq *to_rsrq(struct ib_srq *srq)
+{
+	return container_of(srq, struct rxc_srq, ibsrq);
+}
+
+static inline struct rxc_qp *to_rqp(struct ib_qp *qp)
+{
+	return container_of(qp, struct rxc_qp, ibqp);
+}
+
+/* rxc_device.c */
+int rxc_device_register(struct rxc_dev *rxc, const char *name);
+
+/* rxc_ucontext.c */
+int rxc_alloc_ucontext(struct ib_ucontext *uctx, struct ib_udata *udata);
+void rxc_dealloc_ucontext(struct ib_ucontext *uctx);
+int rxc_mmap(struct ib_ucontext *uctx, struct vm_area_struct *vma);
+void rxc_mmap_free(struct rdma_user_mmap_entry *entry);
+void rxc_disassociate_ucontext(struct ib_ucontext *uctx);
+
+/* rxc_pd.c */
+int rxc_alloc_pd(struct ib_pd *ibpd, struct ib_udata *udata);
+int rxc_dealloc_pd(struct ib_pd *ibpd, struct ib_udata *udata);
+
+/* rxc_ah.c */
+int rxc_create_ah(struct ib_ah *ibah, struct rdma_ah_init_attr *init,
+		  struct ib_udata *udata);
+int rxc_query_ah(struct ib_ah *ibah, struct rdma_ah_attr *attr);
+int rxc_destroy_ah(struct ib_ah *ibah, u32 flags);
+
+/* rxc_mr.c */
+struct ib_mr *rxc_get_dma_mr(struct ib_pd *ibpd, int access);
+struct ib_mr *rxc_reg_user_mr(struct ib_pd *ibpd, u64 start, u64 length,
+			      u64 iova, int access, struct ib_udata *udata);
+int rxc_dereg_mr(struct ib_mr *ibmr, struct ib_udata *udata);
+
+/* rxc_cq.c */
+int rxc_create_cq(struct ib_cq *ibcq, const struct ib_cq_init_attr *attr,
+		  struct ib_udata *udata);
+int rxc_resize_cq(struct ib_cq *ibcq, int cqe, struct ib_udata *udata);
+int rxc_destroy_cq(struct ib_cq *ibcq, struct ib_udata *udata);
+int rxc_poll_cq(struct ib_cq *ibcq, int num_entries, struct ib_wc *wc);
+int rxc_req_notify_cq(struct ib_cq *ibcq, enum ib_cq_notify_flags flags);
+int rxc_cq_post(struct rxc_cq *cq, struct rxc_qp *qp,
+		const struct rxc_completion *c);
+
+/* rxc_qp.c */
+int rxc_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
+		  struct ib_udata *udata);
+int rxc_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
+		  struct ib_udata *udata);
+int rxc_query_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
+		 struct ib_qp_init_attr *init);
+int rxc_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata);
+int rxc_post_send(struct ib_qp *ibqp, const struct ib_send_wr *wr,
+		  const struct ib_send_wr **bad_wr);
+enum ib_qp_state rxc_qp_state(struct rxc_qp *qp);
+
+/* rxc_srq.c */
+int rxc_create_srq(struct ib_srq *ibsrq, struct ib_srq_init_attr *init,
+		   struct ib_udata *udata);
+int rxc_modify_srq(struct ib_srq *ibsrq, struct ib_srq_attr *attr,
+		   enum ib_srq_attr_mask mask, struct ib_udata *udata);
+int rxc_query_srq(struct ib_srq *ibsrq, struct ib_srq_attr *attr);
+int rxc_destroy_srq(struct ib_srq *ibsrq, struct ib_udata *udata);
+
+#endif /* RXC_VERBS_H */
