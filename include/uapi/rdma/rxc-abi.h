@@ -1,0 +1,53 @@
+/* SPDX-License-Identifier: ((GPL-2.0 WITH Linux-syscall-note) OR Linux-OpenIB) */
+/*
+ * rxc driver ABI beyond the rxe ABI (<rdma/rdma_user_rxe.h>): the
+ * driver-namespace attributes of the completion counter object.
+ *
+ * Every structure has explicit padding and a comp_mask; reserved fields
+ * and unknown comp_mask bits must be zero and are rejected otherwise, so
+ * the ABI can grow without breaking old binaries.
+ */
+#ifndef RXC_ABI_USER_H
+#define RXC_ABI_USER_H
+
+#include <linux/types.h>
+#include <rdma/ib_user_ioctl_cmds.h>
+
+/* How much one event adds to a counter's completion value. */
+enum rxc_comp_cntr_type {
+	RXC_COMP_CNTR_TYPE_WRS = 0,	/* one per completed work request */
+	RXC_COMP_CNTR_TYPE_BYTES = 1,	/* the bytes the operation moved */
+};
+
+/* Driver attributes of UVERBS_METHOD_COMP_CNTR_CREATE. */
+enum rxc_comp_cntr_create_attrs {
+	/* struct ib_uverbs_buffer_desc: where the completion value lives */
+	RXC_ATTR_CREATE_COMP_CNTR_COMP_BUF = (1U << UVERBS_ID_NS_SHIFT),
+	/* struct ib_uverbs_buffer_desc: where the error value lives */
+	RXC_ATTR_CREATE_COMP_CNTR_ERR_BUF,
+	/* u32, enum rxc_comp_cntr_type; absent means WRS */
+	RXC_ATTR_CREATE_COMP_CNTR_TYPE,
+	/* out: struct rxc_comp_cntr_create_resp */
+	RXC_ATTR_CREATE_COMP_CNTR_RESP,
+};
+
+/**
+ * struct rxc_comp_cntr_create_resp - where to read a counter directly
+ * @comp_mask: zero; bits announce fields added later
+ * @mmap_offset: mmap() offset on the command fd of the driver-allocated
+ *	counter page, read-only; zero when both values live in user memory
+ * @mmap_length: bytes to map at @mmap_offset
+ * @comp_offset: byte offset of the 64-bit completion value in that page
+ * @err_offset: byte offset of the 64-bit error value in that page
+ * @reserved: zero
+ */
+struct rxc_comp_cntr_create_resp {
+	__aligned_u64 comp_mask;
+	__aligned_u64 mmap_offset;
+	__aligned_u64 mmap_length;
+	__u32 comp_offset;
+	__u32 err_offset;
+	__aligned_u64 reserved;
+};
+
+#endif /* RXC_ABI_USER_H */
