@@ -33,6 +33,7 @@ enum rxc_res {
 	RXC_RES_PD,
 	RXC_RES_AH,
 	RXC_RES_MR,
+	RXC_RES_MW,
 	RXC_RES_CQ,
 	RXC_RES_QP,
 	RXC_RES_SRQ,
@@ -53,6 +54,7 @@ struct rxc_limits {
 	u32 max_cq;
 	u32 max_cqe;
 	u32 max_mr;
+	u32 max_mw;
 	u64 max_mr_size;
 	u32 max_pd;
 	u32 max_ah;
@@ -70,8 +72,9 @@ struct rxc_limits {
  * @res: live objects of each kind, bounded by @limits
  * @qp_xa: QPN -> QP, for the receive path; xa_lock protects it
  * @next_qpn: cursor of the cyclic QPN allocator, under qp_xa's lock
- * @mr_xa: key index -> MR, for the data path; xa_lock protects it
- * @next_mr: cursor of the cyclic MR index allocator, under mr_xa's lock
+ * @key_xa: key index -> MR or MW (a pointer tagged with enum rxc_key_type),
+ *	    for the data path; xa_lock protects it
+ * @next_key: cursor of the cyclic key index allocator, under key_xa's lock
  * @ah_xa: AH number -> AH, for UD sends from user space; xa_lock protects it
  * @srq_xa: SRQ number -> SRQ; xa_lock protects it
  * @port_active: last port state reported to core, swapped atomically by
@@ -86,8 +89,8 @@ struct rxc_dev {
 	atomic_t res[RXC_RES_MAX];
 	struct xarray qp_xa;
 	u32 next_qpn;
-	struct xarray mr_xa;
-	u32 next_mr;
+	struct xarray key_xa;
+	u32 next_key;
 	struct xarray ah_xa;
 	struct xarray srq_xa;
 	int port_active;

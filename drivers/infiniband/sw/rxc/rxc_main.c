@@ -24,13 +24,15 @@ int rxc_res_get(struct rxc_dev *rxc, enum rxc_res res)
 {
 	static const char * const names[RXC_RES_MAX] = {
 		[RXC_RES_PD] = "PDs", [RXC_RES_AH] = "AHs",
-		[RXC_RES_MR] = "MRs", [RXC_RES_CQ] = "CQs",
+		[RXC_RES_MR] = "MRs", [RXC_RES_MW] = "MWs",
+		[RXC_RES_CQ] = "CQs",
 		[RXC_RES_QP] = "QPs", [RXC_RES_SRQ] = "SRQs",
 	};
 	const u32 limit[RXC_RES_MAX] = {
 		[RXC_RES_PD] = rxc->limits.max_pd,
 		[RXC_RES_AH] = rxc->limits.max_ah,
 		[RXC_RES_MR] = rxc->limits.max_mr,
+		[RXC_RES_MW] = rxc->limits.max_mw,
 		[RXC_RES_CQ] = rxc->limits.max_cq,
 		[RXC_RES_QP] = rxc->limits.max_qp,
 		[RXC_RES_SRQ] = rxc->limits.max_srq,
@@ -77,10 +79,10 @@ static void rxc_dealloc_driver(struct ib_device *ibdev)
 	list_del(&rxc->list);
 	mutex_unlock(&rxc_dev_list_lock);
 
-	WARN_ON(!xa_empty(&rxc->qp_xa) || !xa_empty(&rxc->mr_xa) ||
+	WARN_ON(!xa_empty(&rxc->qp_xa) || !xa_empty(&rxc->key_xa) ||
 		!xa_empty(&rxc->ah_xa) || !xa_empty(&rxc->srq_xa));
 	xa_destroy(&rxc->qp_xa);
-	xa_destroy(&rxc->mr_xa);
+	xa_destroy(&rxc->key_xa);
 	xa_destroy(&rxc->ah_xa);
 	xa_destroy(&rxc->srq_xa);
 	dev_put(rxc->ndev);
@@ -102,7 +104,7 @@ static void rxc_dev_init(struct rxc_dev *rxc, struct net_device *ndev)
 		atomic_set(&rxc->res[i], 0);
 	xa_init_flags(&rxc->qp_xa, XA_FLAGS_ALLOC);
 	rxc->next_qpn = RXC_MIN_QPN;
-	xa_init_flags(&rxc->mr_xa, XA_FLAGS_ALLOC1);
+	xa_init_flags(&rxc->key_xa, XA_FLAGS_ALLOC1);
 	xa_init_flags(&rxc->ah_xa, XA_FLAGS_ALLOC1);
 	xa_init_flags(&rxc->srq_xa, XA_FLAGS_ALLOC1);
 	rxc->port_active = rxc_netdev_port_active(ndev);

@@ -44,6 +44,7 @@ static int rxc_query_device(struct ib_device *ibdev,
 	attr->max_cq = l->max_cq;
 	attr->max_cqe = l->max_cqe;
 	attr->max_mr = l->max_mr;
+	attr->max_mw = l->max_mw;
 	attr->max_pd = l->max_pd;
 	attr->max_qp_rd_atom = l->max_rd_atomic;
 	attr->max_qp_init_rd_atom = l->max_rd_atomic;
@@ -135,6 +136,8 @@ static const struct ib_device_ops rxc_dev_ops = {
 	.driver_id = RDMA_DRIVER_RXE,
 	.uverbs_abi_ver = RXC_UVERBS_ABI_VERSION,
 
+	.alloc_hw_port_stats = rxc_alloc_hw_port_stats,
+	.alloc_mw = rxc_alloc_mw,
 	.alloc_pd = rxc_alloc_pd,
 	.alloc_ucontext = rxc_alloc_ucontext,
 	.create_ah = rxc_create_ah,
@@ -142,6 +145,7 @@ static const struct ib_device_ops rxc_dev_ops = {
 	.create_qp = rxc_create_qp,
 	.create_srq = rxc_create_srq,
 	.create_user_ah = rxc_create_ah,
+	.dealloc_mw = rxc_dealloc_mw,
 	.dealloc_pd = rxc_dealloc_pd,
 	.dealloc_ucontext = rxc_dealloc_ucontext,
 	.dereg_mr = rxc_dereg_mr,
@@ -151,6 +155,7 @@ static const struct ib_device_ops rxc_dev_ops = {
 	.destroy_srq = rxc_destroy_srq,
 	.disassociate_ucontext = rxc_disassociate_ucontext,
 	.get_dma_mr = rxc_get_dma_mr,
+	.get_hw_stats = rxc_get_hw_stats,
 	.get_link_layer = rxc_get_link_layer,
 	.get_port_immutable = rxc_get_port_immutable,
 	.mmap = rxc_mmap,
@@ -172,6 +177,7 @@ static const struct ib_device_ops rxc_dev_ops = {
 
 	INIT_RDMA_OBJ_SIZE(ib_ah, rxc_ah, ibah),
 	INIT_RDMA_OBJ_SIZE(ib_cq, rxc_cq, ibcq),
+	INIT_RDMA_OBJ_SIZE(ib_mw, rxc_mw, ibmw),
 	INIT_RDMA_OBJ_SIZE(ib_pd, rxc_pd, ibpd),
 	INIT_RDMA_OBJ_SIZE(ib_qp, rxc_qp, ibqp),
 	INIT_RDMA_OBJ_SIZE(ib_srq, rxc_srq, ibsrq),

@@ -1,11 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 /*
- * Memory regions.  Both keys are (index << 8 | variant): the index finds
- * the MR in rxc_dev.mr_xa, the random variant byte makes a stale key from
- * a destroyed MR unlikely to match the MR that reuses its index.
- * Process context.
+ * Memory regions: DMA regions for kernel users and pinned user memory.
+ * Keys come from rxc_key.c.  Process context.
  */
-#include <linux/random.h>
 #include <rdma/ib_umem.h>
 
 #include "rxc.h"
@@ -16,7 +13,7 @@ static struct rxc_mr *rxc_mr_alloc(struct ib_pd *ibpd, enum rxc_mr_type type,
 {
 	struct rxc_dev *rxc = to_rdev(ibpd->device);
 	struct rxc_mr *mr;
-	u32 key;
+	s64 key;
 	int err;
 
 	err = rxc_res_get(rxc, RXC_RES_MR);
@@ -29,13 +26,11 @@ static struct rxc_mr *rxc_mr_alloc(struct ib_pd *ibpd, enum rxc_mr_type type,
 		goto err_res;
 	}
 
-	err = xa_alloc_cyclic(&rxc->mr_xa, &mr->index, mr,
-			      XA_LIMIT(1, rxc->limits.max_mr), &rxc->next_mr,
-			      GFP_KERNEL);
-	if (err < 0)
+	key = rxc_key_alloc(rxc, mr, RXC_KEY_MR, &mr->index);
+	if (key < 0) {
+		err = key;
 		goto err_free;
-
-	key = mr->index << 8 | get_random_u8();
+	}
 	mr->ibmr.lkey = key;
 	mr->ibmr.rkey = key;
 	mr->type = type;
@@ -49,13 +44,6 @@ err_res:
 	return ERR_PTR(err);
 }
 
-static void rxc_mr_free(struct rxc_dev *rxc, struct rxc_mr *mr)
-{
-	xa_erase(&rxc->mr_xa, mr->index);
-	kfree(mr);
-	rxc_res_put(rxc, RXC_RES_MR);
-}
-
 /* A region covering all kernel memory, for kernel consumers. */
 struct ib_mr *rxc_get_dma_mr(struct ib_pd *ibpd, int access)
 {
@@ -66,13 +54,14 @@ struct ib_mr *rxc_get_dma_mr(struct ib_pd *ibpd, int access)
 
 /*
  * Core has already checked @access (remote write needs local write) and
- * that @start and @iova share their page offset.
+ * that @start and @iova share their page offset.  A zero-length region
+ * pins nothing; it is valid for zero-length SGEs and zero-byte RDMA.
  */
 struct ib_mr *rxc_reg_user_mr(struct ib_pd *ibpd, u64 start, u64 length,
 			      u64 iova, int access, struct ib_udata *udata)
 {
 	struct rxc_dev *rxc = to_rdev(ibpd->device);
-	struct ib_umem *umem;
+	struct ib_umem *umem = NULL;
 	struct rxc_mr *mr;
 
 	if (length > rxc->limits.max_mr_size) {
@@ -81,11 +70,13 @@ struct ib_mr *rxc_reg_user_mr(struct ib_pd *ibpd, u64 start, u64 length,
 		return ERR_PTR(-EINVAL);
 	}
 
-	umem = ib_umem_get(ibpd->device, start, length, access);
-	if (IS_ERR(umem)) {
-		rxc_dbg(rxc, "reg_mr: pinning %#llx+%llu failed (%ld)\n",
-			start, length, PTR_ERR(umem));
-		return ERR_CAST(umem);
+	if (length) {
+		umem = ib_umem_get(ibpd->device, start, length, access);
+		if (IS_ERR(umem)) {
+			rxc_dbg(rxc, "reg_mr: pinning %#llx+%llu failed (%ld)\n",
+				start, length, PTR_ERR(umem));
+			return ERR_CAST(umem);
+		}
 	}
 
 	mr = rxc_mr_alloc(ibpd, RXC_MR_USER, access);
@@ -102,9 +93,12 @@ struct ib_mr *rxc_reg_user_mr(struct ib_pd *ibpd, u64 start, u64 length,
 
 int rxc_dereg_mr(struct ib_mr *ibmr, struct ib_udata *udata)
 {
+	struct rxc_dev *rxc = to_rdev(ibmr->device);
 	struct rxc_mr *mr = to_rmr(ibmr);
 
+	rxc_key_free(rxc, mr->index);
 	ib_umem_release(mr->umem);
-	rxc_mr_free(to_rdev(ibmr->device), mr);
+	kfree(mr);
+	rxc_res_put(rxc, RXC_RES_MR);
 	return 0;
 }

@@ -37,6 +37,12 @@ struct rxc_ah {
 	struct rxc_av av;
 };
 
+/* What a key index refers to; tags the pointers in rxc_dev.key_xa. */
+enum rxc_key_type {
+	RXC_KEY_MR = 1,
+	RXC_KEY_MW = 2,
+};
+
 enum rxc_mr_type {
 	RXC_MR_DMA,
 	RXC_MR_USER,
@@ -44,10 +50,10 @@ enum rxc_mr_type {
 
 /**
  * struct rxc_mr - a memory region
- * @index: index in rxc_dev.mr_xa, the upper 24 bits of both keys
+ * @index: index in rxc_dev.key_xa, the upper 24 bits of both keys
  * @type: DMA (kernel virtual addresses) or user memory
  * @access: IB_ACCESS_* flags
- * @umem: the pinned user pages (RXC_MR_USER)
+ * @umem: the pinned user pages (RXC_MR_USER with a non-zero length)
  */
 struct rxc_mr {
 	struct ib_mr ibmr;
@@ -55,6 +61,15 @@ struct rxc_mr {
 	enum rxc_mr_type type;
 	int access;
 	struct ib_umem *umem;
+};
+
+/**
+ * struct rxc_mw - a memory window
+ * @index: index in rxc_dev.key_xa, the upper 24 bits of the rkey
+ */
+struct rxc_mw {
+	struct ib_mw ibmw;
+	u32 index;
 };
 
 /**
@@ -162,6 +177,11 @@ static inline struct rxc_mr *to_rmr(struct ib_mr *mr)
 	return container_of(mr, struct rxc_mr, ibmr);
 }
 
+static inline struct rxc_mw *to_rmw(struct ib_mw *mw)
+{
+	return container_of(mw, struct rxc_mw, ibmw);
+}
+
 static inline struct rxc_cq *to_rcq(struct ib_cq *cq)
 {
 	return container_of(cq, struct rxc_cq, ibcq);
@@ -197,6 +217,15 @@ int rxc_create_ah(struct ib_ah *ibah, struct rdma_ah_init_attr *init,
 int rxc_query_ah(struct ib_ah *ibah, struct rdma_ah_attr *attr);
 int rxc_destroy_ah(struct ib_ah *ibah, u32 flags);
 
+/* rxc_key.c */
+s64 rxc_key_alloc(struct rxc_dev *rxc, void *obj, enum rxc_key_type type,
+		  u32 *index);
+void rxc_key_free(struct rxc_dev *rxc, u32 index);
+
+/* rxc_mw.c */
+int rxc_alloc_mw(struct ib_mw *ibmw, struct ib_udata *udata);
+int rxc_dealloc_mw(struct ib_mw *ibmw);
+
 /* rxc_mr.c */
 struct ib_mr *rxc_get_dma_mr(struct ib_pd *ibpd, int access);
 struct ib_mr *rxc_reg_user_mr(struct ib_pd *ibpd, u64 start, u64 length,
@@ -224,6 +253,12 @@ int rxc_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata);
 int rxc_post_send(struct ib_qp *ibqp, const struct ib_send_wr *wr,
 		  const struct ib_send_wr **bad_wr);
 enum ib_qp_state rxc_qp_state(struct rxc_qp *qp);
+
+/* rxc_stats.c */
+struct rdma_hw_stats *rxc_alloc_hw_port_stats(struct ib_device *ibdev,
+					      u32 port);
+int rxc_get_hw_stats(struct ib_device *ibdev, struct rdma_hw_stats *stats,
+		     u32 port, int index);
 
 /* rxc_srq.c */
 int rxc_create_srq(struct ib_srq *ibsrq, struct ib_srq_init_attr *init,
