@@ -38,6 +38,8 @@ static int rxc_query_device(struct ib_device *ibdev,
 	attr->device_cap_flags = IB_DEVICE_PORT_ACTIVE_EVENT |
 				 IB_DEVICE_SYS_IMAGE_GUID |
 				 IB_DEVICE_SRQ_RESIZE;
+	/* Lets "rdma link delete" remove the device. */
+	attr->kernel_cap_flags = IBK_ALLOW_USER_UNREG;
 	attr->max_send_sge = l->max_sge;
 	attr->max_recv_sge = l->max_sge;
 	attr->max_sge_rd = l->max_sge;
