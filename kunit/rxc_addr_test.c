@@ -21,10 +21,10 @@ static void av_from_ipv4_mapped_gids_is_ipv4(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, rxc_av_from_gids(&av, &s, &d), 0);
 	KUNIT_EXPECT_EQ(test, av.network_type, (u8)RDMA_NETWORK_IPV4);
 	KUNIT_EXPECT_EQ(test, av.saddr.in4.sin_family, (sa_family_t)AF_INET);
-	KUNIT_EXPECT_EQ(test, av.saddr.in4.sin_addr.s_addr,
-			htonl(0x0a4d0001));
-	KUNIT_EXPECT_EQ(test, av.daddr.in4.sin_addr.s_addr,
-			htonl(0x0a4d0002));
+	KUNIT_EXPECT_EQ(test, ntohl(av.saddr.in4.sin_addr.s_addr),
+			0x0a4d0001U);
+	KUNIT_EXPECT_EQ(test, ntohl(av.daddr.in4.sin_addr.s_addr),
+			0x0a4d0002U);
 }
 
 static void av_from_link_local_gids_is_ipv6(struct kunit *test)
