@@ -6,7 +6,8 @@
 #
 #   make                  build the modules
 #   make KDIR=/path       build against another kernel tree (O= build dir)
-#   make check-style      checkpatch --strict, sparse (C=1) and W=1
+#   make check-style      checkpatch --strict, then check-build
+#   make check-build      rebuild with W=1 and sparse (C=1), fail on warnings
 #   make clean
 
 KDIR ?= $(shell ls -d /usr/src/linux-headers-*-amd64 2>/dev/null | sort -V | tail -n 1)
@@ -22,16 +23,21 @@ modules:
 	@test -n "$(KDIR)" || { echo "no kernel headers found: install linux-headers-amd64 or pass KDIR=" >&2; exit 1; }
 	$(MAKE) $(KBUILD_FLAGS) modules
 
-# W=1 and sparse must be silent: any line they print fails the target.
-check-style:
+# checkpatch --strict must print nothing.
+checkpatch:
 	@test -n "$(CHECKPATCH)" || { echo "checkpatch.pl not found: run vm/build-debug-kernel.sh or pass CHECKPATCH=" >&2; exit 1; }
 	perl $(CHECKPATCH) --strict --no-tree --quiet -f $(SOURCES)
+
+# A full rebuild with W=1 and sparse; any warning or error fails it.
+check-build:
 	$(MAKE) $(KBUILD_FLAGS) clean >/dev/null
-	$(MAKE) $(KBUILD_FLAGS) W=1 C=1 modules 2>&1 | tee .check-style.log
-	@! grep -E 'warning:|error:' .check-style.log
-	@rm -f .check-style.log
+	$(MAKE) $(KBUILD_FLAGS) W=1 C=1 modules 2>&1 | tee .check-build.log
+	@! grep -E 'warning:|error:' .check-build.log
+	@rm -f .check-build.log
+
+check-style: checkpatch check-build
 
 clean:
 	$(MAKE) $(KBUILD_FLAGS) clean
 
-.PHONY: all modules check-style clean
+.PHONY: all modules checkpatch check-build check-style clean

@@ -3,7 +3,8 @@
 #
 # Build rdma_rxc.ko (and rxc_kunit.ko where the kernel has KUnit) for one
 # bench kernel, in a private copy of the sources so that builds for several
-# kernels never share object files.
+# kernels never share object files.  The build runs with W=1 and sparse
+# and fails on any warning (log in build/KERNEL/build.log).
 #
 #   vm/build-modules.sh stock|debug
 #
@@ -37,7 +38,11 @@ rsync -a --delete --exclude='*.o' --exclude='*.ko' --exclude='*.cmd' \
 		"$work/src/"
 cp "$top/Makefile" "$work/src/Makefile"
 
-make -s -C "$work/src" KDIR="$kdir" modules >&2
+# Every build is a W=1 and sparse build: a warning fails it.
+make -s -C "$work/src" KDIR="$kdir" check-build >"$work/build.log" 2>&1 || {
+	cat "$work/build.log" >&2
+	exit 1
+}
 rm -f "$work/modules/"*.ko
 find "$work/src" -name '*.ko' -exec cp {} "$work/modules/" \;
 echo "$work/modules"
