@@ -1,0 +1,125 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+#
+# Boot a throw-away QEMU guest that sees the host's root filesystem and run
+# one script in it.
+#
+#   vm/run-vm.sh --kernel stock|debug --guest-script PATH --results DIR
+#                [--modules DIR] [--timeout SECS] [--env K=V ...]
+#
+# In DIR afterwards: console.log (serial console), guest.log (the script's
+# output), dmesg.txt, kmemleak.txt (debug kernel), results.tap (whatever the
+# script reported).  Exit status: the guest script's, 124 if the VM timed
+# out, 125 if the guest died before finishing (e.g. a panic).
+#
+# The machine's own kernel cannot load modules and KVM guests hang here, so
+# this is TCG emulation: slow, but the only way to run kernel code.
+set -euo pipefail
+
+here=$(cd "$(dirname "$0")" && pwd)
+repo=$(cd "$here/.." && pwd)
+kernel=stock script='' results='' modules='' tmo=900 envs=()
+usage() { sed -n '4,8p' "$0" >&2; exit 2; }
+while [ $# -gt 0 ]; do
+	case $1 in
+	--kernel) kernel=$2 ;;
+	--guest-script) script=$2 ;;
+	--results) results=$2 ;;
+	--modules) modules=$2 ;;
+	--timeout) tmo=$2 ;;
+	--env) envs+=("$2") ;;
+	*) usage ;;
+	esac
+	shift 2
+done
+if [ -z "$script" ] || [ -z "$results" ]; then usage; fi
+script=$(realpath "$script")
+log() { echo "run-vm: $*" >&2; }
+
+# Everything the guest reads comes through 9p at the same path as on the
+# host; the guest mounts a tmpfs on /tmp, so only the repo may live there.
+case $script in
+"$repo"/*) ;;
+/tmp/*) log "guest script must not be under /tmp (outside $repo)"; exit 2 ;;
+esac
+case "$repo$script" in *[[:space:]]*) log "paths with spaces unsupported"; exit 2 ;; esac
+
+kmods=''
+case $kernel in
+stock)
+	# The kernel linux-image-amd64 points at: the one linux-headers-amd64
+	# (and so the modules under test) were built for.
+	kver=${RXC_STOCK_KVER:-$(dpkg-query -W -f='${Depends}' linux-image-amd64 |
+		sed -n 's/^linux-image-\([^ ,]*\).*/\1/p')}
+	bzimage=/boot/vmlinuz-$kver
+	initrd=$("$here/mkinitramfs.sh" "$kver" /)
+	;;
+debug)
+	kdir=${RXC_DEBUG_KERNEL_DIR:-$("$here/build-debug-kernel.sh")}
+	kver=$(ls "$kdir/mods/lib/modules")
+	bzimage=$kdir/bzImage
+	kmods=$kdir/mods/lib/modules/$kver
+	initrd=$("$here/mkinitramfs.sh" "$kver" "$kdir/mods")
+	;;
+*) usage ;;
+esac
+
+# Start from a clean results dir: stale reports must never be mistaken
+# for this run's.
+mkdir -p "$results"
+results=$(realpath "$results")
+rm -rf "$results/.vm" "$results"/{console,guest,qemu}.log \
+	"$results"/{dmesg,kmemleak}.txt "$results/results.tap"
+# Modules under test: copied (DIR may be under /tmp, hidden in the guest)
+# into a copy of the kernel's module tree.  depmod runs here, on the host:
+# in the guest it reads all ~4000 stock modules over 9p and takes minutes.
+mkdir -p "$results/.vm"
+if [ -n "$modules" ] && compgen -G "$modules/*.ko" >/dev/null; then
+	moddir=${kmods:-/lib/modules/$kver}
+	stage=$results/.vm/modroot/lib/modules/$kver
+	mkdir -p "$stage/updates"
+	cp "$modules"/*.ko "$stage/updates/"
+	cp "$moddir"/modules.order "$moddir"/modules.builtin* "$stage/"
+	ln -s "$moddir/kernel" "$stage/kernel"
+	depmod -b "$results/.vm/modroot" "$kver"
+	rm "$stage/kernel"
+fi
+
+# The guest stops its script early enough to still write its reports.
+gtmo=$((tmo - 90 - tmo / 10))
+[ "$gtmo" -gt 30 ] || { log "timeout too short"; exit 2; }
+{
+	for kv in "RXC_KERNEL=$kernel" "RXC_REPO=$repo" "RXC_KMODS=$kmods" \
+		  "RXC_GUEST_SCRIPT=$script" "RXC_GUEST_TIMEOUT=$gtmo" \
+		  "RXC_MODULES_DIR=/results/.vm/modroot/lib/modules/$kver/updates" \
+		  ${envs[@]+"${envs[@]}"}; do
+		printf 'export %q=%q\n' "${kv%%=*}" "${kv#*=}"
+	done
+} >"$results/.vm/env"
+
+log "booting $kernel kernel $kver (timeout ${tmo}s), results in $results"
+start=$(date +%s)
+rc=0
+# -nodefaults: no NIC, VGA or monitor, so the guest has no way out and
+# nothing competes with the serial console.  No -enable-kvm (hangs here).
+timeout -k 10 "$tmo" qemu-system-x86_64 \
+	-nodefaults -nographic -no-reboot -m 2G -smp 2 \
+	-kernel "$bzimage" -initrd "$initrd" \
+	-append "console=ttyS0 panic=-1 log_buf_len=4M printk.devkmsg=on rxc_repo=$repo rxc_boot=$here/guest-boot.sh" \
+	-serial "file:$results/console.log" \
+	-virtfs local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap \
+	-virtfs "local,path=$repo,mount_tag=repo,security_model=none,readonly=on" \
+	-virtfs "local,path=$results,mount_tag=results,security_model=none" \
+	>"$results/qemu.log" 2>&1 </dev/null || rc=$?
+log "VM ran $(($(date +%s) - start))s"
+
+if [ "$rc" -eq 124 ] || [ "$rc" -eq 137 ]; then
+	log "VM timed out after ${tmo}s"
+	exit 124
+fi
+if [ ! -f "$results/.vm/exit-status" ]; then
+	log "guest did not finish (qemu status $rc); see $results/console.log"
+	tail -n 20 "$results/console.log" >&2 || true
+	exit 125
+fi
+exit "$(cat "$results/.vm/exit-status")"
