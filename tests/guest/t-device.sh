@@ -1,0 +1,49 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+#
+# Device attributes as userspace sees them: the device is listed, its port
+# is an active RoCE port and its limits are usable.
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+. "$here/lib.sh"
+SUITE=device
+
+if ! dev_exists; then
+	skip "attributes" "no $DEV device"
+	exit 0
+fi
+
+run "ibv_devices lists $DEV" 30 sh -c "ibv_devices | grep -qw $DEV"
+run "rdma link shows $DEV ACTIVE on $NETDEV" 30 \
+	sh -c "rdma link show $DEV/1 | grep -q 'state ACTIVE.*netdev $NETDEV'"
+
+info=$(timeout $((30 * SLOW)) ibv_devinfo -v -d "$DEV" 2>&1) || true
+echo "$info"
+# has REGEX NAME: one test per expected line of ibv_devinfo -v
+has() { check "$2" grep -Eq "$1" <<<"$info"; }
+has '^hca_id:[[:space:]]+'"$DEV"'$' "ibv_devinfo -v -d $DEV"
+has 'transport:[[:space:]]+InfiniBand' "transport InfiniBand"
+has 'state:[[:space:]]+PORT_ACTIVE' "port state PORT_ACTIVE"
+has 'link_layer:[[:space:]]+Ethernet' "link_layer Ethernet"
+has 'phys_state:[[:space:]]+LINK_UP' "phys_state LINK_UP"
+has 'phys_port_cnt:[[:space:]]+1$' "one port"
+has 'node_guid:[[:space:]]+[0-9a-f:]*[1-9a-f]' "node_guid not zero"
+has "GID\\[ *$GID_INDEX\\]:[[:space:]]+::ffff:$IPADDR" "GID[$GID_INDEX] is ::ffff:$IPADDR"
+
+# attr NAME MIN: the attribute is at least MIN (sane, not just non-zero).
+attr() {
+	local v
+	v=$(sed -n "s/^[[:space:]]*$1:[[:space:]]*\\([0-9]*\\).*/\\1/p" <<<"$info" | head -n 1)
+	check "$1 >= $2 (is ${v:-missing})" test "${v:-0}" -ge "$2"
+}
+attr max_qp 64
+attr max_qp_wr 1024
+attr max_cq 64
+attr max_cqe 1024
+attr max_mr 64
+attr max_pd 64
+attr max_sge 4
+attr max_srq 1
+attr max_ah 1
+attr max_mtu 1024
+attr active_mtu 256

@@ -1,0 +1,44 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+#
+# Device and module lifecycle: link delete/add, module unload with and
+# without a device, and autoload through the rdma-link-<type> alias.
+# Leaves the device in place, as run-all.sh set it up.
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+. "$here/lib.sh"
+SUITE=lifecycle
+
+if ! mod_loaded "$DRV_MOD"; then
+	skip "lifecycle" "$DRV_MOD is not loaded"
+	exit 0
+fi
+gone() { ! dev_exists; }
+unloaded() { ! mod_loaded "$DRV_MOD"; }
+
+dev_exists && run "rdma link delete $DEV" 30 rdma link delete "$DEV"
+check "$DEV gone after link delete" wait_for 10 gone
+run "rmmod $DRV_MOD" 30 rmmod "$DRV_MOD"
+check "$DRV_MOD unloaded" unloaded
+
+run "modprobe $DRV_MOD again" 30 modprobe "$DRV_MOD"
+run "rdma link add $DEV again" 30 rdma link add "$DEV" type "$DEV_TYPE" netdev "$NETDEV"
+check "$DEV port active again" wait_for 20 port_active
+
+# A few quick add/delete cycles: leaks and refcount bugs show up here
+# (kmemleak and KASAN on the debug kernel).
+for i in 1 2 3; do
+	run "cycle $i: link delete" 30 rdma link delete "$DEV"
+	run "cycle $i: link add" 30 rdma link add "$DEV" type "$DEV_TYPE" netdev "$NETDEV"
+done
+run "duplicate link add fails" 30 sh -c "! rdma link add $DEV type $DEV_TYPE netdev $NETDEV"
+
+# Unloading the driver must remove a device that still exists.
+run "rmmod $DRV_MOD with $DEV present" 30 rmmod "$DRV_MOD"
+check "$DEV removed by rmmod" gone
+
+# Autoload: the kernel asks modprobe for "rdma-link-$DEV_TYPE".
+check "$DRV_MOD not loaded before autoload" unloaded
+run "rdma link add autoloads $DRV_MOD" 60 rdma link add "$DEV" type "$DEV_TYPE" netdev "$NETDEV"
+check "$DRV_MOD loaded by alias" mod_loaded "$DRV_MOD"
+check "$DEV port active after autoload" wait_for 20 port_active

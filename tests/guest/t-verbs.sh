@@ -1,0 +1,57 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+#
+# The C verbs tests (tests/verbs/, built on the host into build/tests/verbs/).
+# Each executable takes the device name as argv[1] and prints its own
+# "ok - ..." / "not ok - ..." lines; they are copied into results.tap under
+# "verbs: <program>: ...".  A program that crashes, times out or exits
+# non-zero without reporting a failure adds one failure of its own.
+#
+# t_traffic needs the data path, which rxc does not have yet: it runs only
+# with RXC_DATA_PATH=1 or against rxe, and is one skip otherwise.
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+. "$here/lib.sh"
+SUITE=verbs
+dir=${VERBS_DIR:-${RXC_REPO:-/nonexistent}/build/tests/verbs}
+secs=$((${VERBS_TIMEOUT:-120} * SLOW))
+
+progs=()
+for f in "$dir"/*; do
+	[ -f "$f" ] && [ -x "$f" ] && progs+=("$f")
+done
+if [ ${#progs[@]} -eq 0 ]; then
+	skip "C verbs tests" "none built in $dir"
+	exit 0
+fi
+if ! dev_exists; then
+	skip "C verbs tests" "no $DEV device"
+	exit 0
+fi
+
+out=$(mktemp)
+for p in "${progs[@]}"; do
+	name=$(basename "$p")
+	if [ "$name" = t_traffic ] && [ "${RXC_DATA_PATH:-}" != 1 ] &&
+		[ "$DEV_TYPE" != rxe ]; then
+		skip "$name" "data path not implemented yet (issue 3)"
+		continue
+	fi
+	echo "+ $p $DEV"
+	rc=0
+	timeout -k 5 "$secs" "$p" "$DEV" >"$out" 2>&1 || rc=$?
+	cat "$out"
+	# Re-label the program's TAP lines; "ok N - x" is accepted too.
+	sed -nE "s/^(not ok|ok)( [0-9]+)? - (.*)$/\\1 - $SUITE: $name: \\3/p" \
+		"$out" >>"$TAP"
+	nfail=$(grep -cE '^not ok' "$out" || true)
+	nres=$(grep -cE '^(not )?ok' "$out" || true)
+	if [ "$rc" -eq 124 ]; then
+		fail "$name: finished" "timed out after ${secs}s"
+	elif [ "$rc" -ne 0 ] && [ "$nfail" -eq 0 ]; then
+		fail "$name: exit status" "exited $rc without reporting a failure"
+	elif [ "$nres" -eq 0 ]; then
+		pass "$name"	# exited 0 but printed no TAP lines
+	fi
+done
+rm -f "$out"
