@@ -1,0 +1,130 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+#
+# The project's test command: build everything, run the guest test suite
+# in a VM on Debian's stock kernel and on the debug kernel (KASAN, lockdep,
+# kmemleak, KUnit), check each kernel log, and close with
+#   N passed, N failed, N skipped
+# Exit status is non-zero when anything failed (a VM timeout included).
+#
+# Environment: RXC_KERNELS="stock debug", DEV_TYPE=rxc|rxe (default rxc once
+# vm/build-modules.sh exists, else rxe), RXC_RESULTS (default build/vm-results),
+# RXC_TIMEOUT_STOCK / RXC_TIMEOUT_DEBUG (seconds per VM run).
+set -euo pipefail
+
+here=$(cd "$(dirname "$0")" && pwd)
+repo=$(cd "$here/.." && pwd)
+kernels=${RXC_KERNELS:-stock debug}
+out=${RXC_RESULTS:-$repo/build/vm-results}
+if [ -z "${DEV_TYPE:-}" ]; then
+	if [ -f "$here/build-modules.sh" ]; then DEV_TYPE=rxc; else DEV_TYPE=rxe; fi
+fi
+log() { echo "check: $*" >&2; }
+
+mkdir -p "$out"
+host_tap=$out/host.tap	# results of the host-side steps
+: >"$host_tap"
+res() { echo "$1 - $2" | tee -a "$host_tap"; }
+# step NAME CMD...: a host build step is one test result.
+step() {
+	local name=$1
+	shift
+	if "$@"; then res ok "$name"; return 0; fi
+	res "not ok" "$name"
+	return 1
+}
+
+"$here/install-deps.sh"
+
+debug_dir=''
+if [[ " $kernels " == *" debug "* ]]; then
+	log "debug kernel (built once, then cached; about 10 minutes the first time)"
+	if debug_dir=$("$here/build-debug-kernel.sh"); then
+		res ok "build: debug kernel"
+	else
+		res "not ok" "build: debug kernel"
+		debug_dir=''
+	fi
+fi
+
+step "style: checkpatch --strict on every C file" make -s -C "$repo" checkpatch || true
+
+if [ -f "$repo/tests/verbs/Makefile" ]; then
+	step "build: C verbs tests" make -s -C "$repo/tests/verbs" || true
+fi
+
+# count FILE...: "P F S" for the TAP lines in FILEs.
+count() {
+	local p f s
+	p=$(cat "$@" 2>/dev/null | grep -E '^ok ' | grep -cvE ' # SKIP( |$)' || true)
+	s=$(cat "$@" 2>/dev/null | grep -E '^ok ' | grep -cE ' # SKIP( |$)' || true)
+	f=$(cat "$@" 2>/dev/null | grep -cE '^not ok ' || true)
+	echo "$p $f $s"
+}
+
+# run_kernel K: build the modules for kernel K, run the guest suite in a VM
+# and collect everything counted for K into $out/K.tap.
+run_kernel() {
+	local k=$1 r=$out/$1 ktap=$out/$1.tap mods='' tmo rc=0
+	kres() { echo "$1 - $k: $2" | tee -a "$ktap"; }
+	rm -rf "$r"
+	mkdir -p "$r"
+	: >"$ktap"
+	if [ "$k" = debug ] && [ -z "$debug_dir" ]; then
+		kres "not ok" "vm: no debug kernel to boot"
+		return
+	fi
+	if [ -f "$here/build-modules.sh" ]; then
+		if mods=$(bash "$here/build-modules.sh" "$k"); then
+			kres ok "build: driver modules, W=1 and sparse clean"
+		else
+			kres "not ok" "build: driver modules, W=1 and sparse clean"
+			return
+		fi
+	fi
+
+	case $k in
+	stock) tmo=${RXC_TIMEOUT_STOCK:-900} ;;
+	*) tmo=${RXC_TIMEOUT_DEBUG:-2400} ;;
+	esac
+	log "$k kernel: running the guest suite (DEV_TYPE=$DEV_TYPE, timeout ${tmo}s)"
+	RXC_DEBUG_KERNEL_DIR=$debug_dir "$here/run-vm.sh" --kernel "$k" \
+		--guest-script "$repo/tests/guest/run-all.sh" --results "$r" \
+		--modules "$mods" --timeout "$tmo" \
+		--env "DEV_TYPE=$DEV_TYPE" --env "VERBS_DIR=$repo/build/tests/verbs" \
+		--env "RXC_DATA_PATH=${RXC_DATA_PATH:-0}" || rc=$?
+	case $rc in
+	0) kres ok "vm: guest suite completed" ;;
+	124) kres "not ok" "vm: timed out after ${tmo}s" ;;
+	125) kres "not ok" "vm: guest died before finishing (see $r/console.log)" ;;
+	*) kres "not ok" "vm: guest suite exited with status $rc (see $r/guest.log)" ;;
+	esac
+	# The guest's own results, then KUnit's from the kernel log.
+	local label="s/^\\(\\(not \\)\\?ok\\) - /\\1 - $k: /"
+	if [ -f "$r/results.tap" ]; then sed "$label" "$r/results.tap" >>"$ktap"; fi
+	"$here/parse-ktap.sh" "$r" | sed "$label" >>"$ktap"
+	if "$here/scan-dmesg.sh" "$r"; then
+		kres ok "kernel log clean (scan-dmesg)"
+	else
+		kres "not ok" "kernel log clean (scan-dmesg)"
+	fi
+}
+
+taps=("$host_tap")
+summaries=()
+for k in $kernels; do
+	t0=$(date +%s)
+	run_kernel "$k"
+	taps+=("$out/$k.tap")
+	read -r p f s <<<"$(count "$out/$k.tap")"
+	summaries+=("$k kernel: $p passed, $f failed, $s skipped in $(($(date +%s) - t0))s")
+done
+
+echo
+echo "=== failures"
+cat "${taps[@]}" | grep -E '^not ok ' || echo "(none)"
+echo "=== summary (DEV_TYPE=$DEV_TYPE, results in $out)"
+printf '%s\n' "${summaries[@]}"
+read -r p f s <<<"$(count "${taps[@]}")"
+echo "$p passed, $f failed, $s skipped"
+[ "$f" -eq 0 ]
