@@ -17,9 +17,10 @@
 #include <net/checksum.h>
 #include <kunit/visibility.h>
 
+#include "rxc_hdr.h"
 #include "rxc_net.h"
 
-#define RXC_BTH_SIZE		12
+/* The BTH byte that carries FECN and BECN. */
 #define RXC_BTH_RESV8_OFFSET	4
 
 static void rxc_icrc_mask_ipv4(u8 *hdr)
