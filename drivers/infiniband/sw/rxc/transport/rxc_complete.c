@@ -72,9 +72,10 @@ static void rxc_flush_wq(struct rxc_qp *qp, struct rxc_wq *wq, bool recv)
 		.recv = recv,
 		.signaled = true,
 	};
+	unsigned long flags;
 	u32 n;
 
-	spin_lock_bh(&wq->lock);
+	spin_lock_irqsave(&wq->lock, flags);
 	rxc_queue_refresh(&wq->q);
 	for (n = rxc_queue_count(&wq->q); n; n--) {
 		if (recv) {
@@ -91,7 +92,7 @@ static void rxc_flush_wq(struct rxc_qp *qp, struct rxc_wq *wq, bool recv)
 		rxc_queue_pop(&wq->q);
 		rxc_complete_wr(qp, &c);
 	}
-	spin_unlock_bh(&wq->lock);
+	spin_unlock_irqrestore(&wq->lock, flags);
 }
 
 void rxc_flush_sq(struct rxc_qp *qp)

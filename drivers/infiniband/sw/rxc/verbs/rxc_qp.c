@@ -44,13 +44,14 @@ static int rxc_qp_check_init(struct rxc_dev *rxc, struct ib_qp_init_attr *init,
 	case IB_QPT_UC:
 	case IB_QPT_UD:
 		break;
+	case IB_QPT_GSI:
+		/* QP1 belongs to ib_mad; user space cannot ask for it. */
+		if (!udata)
+			break;
+		fallthrough;
 	default:
 		rxc_dbg(rxc, "create_qp: QP type %d not supported\n",
 			init->qp_type);
-		return -EOPNOTSUPP;
-	}
-	if (!udata) {
-		rxc_dbg(rxc, "create_qp: kernel QPs not supported yet\n");
 		return -EOPNOTSUPP;
 	}
 	if (init->create_flags) {
@@ -76,6 +77,7 @@ static int rxc_qp_check_init(struct rxc_dev *rxc, struct ib_qp_init_attr *init,
 	return 0;
 }
 
+/* A kernel QP (@udata NULL) keeps its rings to itself. */
 static int rxc_wq_alloc(struct rxc_wq *wq, u32 *max_wr, u32 wqe_size,
 			struct ib_udata *udata, struct mminfo *mi)
 {
@@ -84,8 +86,8 @@ static int rxc_wq_alloc(struct rxc_wq *wq, u32 *max_wr, u32 wqe_size,
 	int err;
 
 	spin_lock_init(&wq->lock);
-	err = rxc_queue_init(&wq->q, max_wr, wqe_size, true, false);
-	if (err)
+	err = rxc_queue_init(&wq->q, max_wr, wqe_size, !!udata, false);
+	if (err || !udata)
 		return err;
 
 	err = rxc_queue_map(&wq->q, &uctx->ibuc, mi);
@@ -151,6 +153,21 @@ static void rxc_qp_free_queues(struct rxc_qp *qp)
 		rxc_queue_free(&qp->sq.q);
 }
 
+/* The GSI QP is QP1 on the wire; every other QP gets a cyclic QPN. */
+static int rxc_qp_alloc_qpn(struct rxc_dev *rxc, struct rxc_qp *qp, u32 *qpn)
+{
+	int err;
+
+	if (qp->ibqp.qp_type == IB_QPT_GSI) {
+		*qpn = 1;
+		return xa_insert(&rxc->qp_xa, 1, qp, GFP_KERNEL);
+	}
+	err = xa_alloc_cyclic(&rxc->qp_xa, qpn, qp,
+			      XA_LIMIT(RXC_MIN_QPN, RXC_MAX_QPN),
+			      &rxc->next_qpn, GFP_KERNEL);
+	return err < 0 ? err : 0;
+}
+
 int rxc_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
 		  struct ib_udata *udata)
 {
@@ -163,7 +180,7 @@ int rxc_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
 	err = rxc_qp_check_init(rxc, init, udata);
 	if (err)
 		return err;
-	if (udata->outlen < sizeof(resp)) {
+	if (udata && udata->outlen < sizeof(resp)) {
 		rxc_dbg(rxc, "create_qp: response buffer too small\n");
 		return -EINVAL;
 	}
@@ -189,17 +206,17 @@ int rxc_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
 	if (err)
 		goto err_queues;
 
-	err = xa_alloc_cyclic(&rxc->qp_xa, &qpn, qp,
-			      XA_LIMIT(RXC_MIN_QPN, RXC_MAX_QPN),
-			      &rxc->next_qpn, GFP_KERNEL);
-	if (err < 0)
+	err = rxc_qp_alloc_qpn(rxc, qp, &qpn);
+	if (err)
 		goto err_queues;
 	ibqp->qp_num = qpn;
 	qp->src_port = rxc_udp_src_port(qpn);
 
-	err = ib_copy_to_udata(udata, &resp, sizeof(resp));
-	if (err)
-		goto err_xa;
+	if (udata) {
+		err = ib_copy_to_udata(udata, &resp, sizeof(resp));
+		if (err)
+			goto err_xa;
+	}
 
 	qp->attr.cap = init->cap;
 	rxc_dbg_qp(qp, "created, type %d, sq %u x %u, rq %u x %u\n",
@@ -300,16 +317,17 @@ static void rxc_qp_store_attr(struct rxc_qp *qp, const struct ib_qp_attr *a,
 static void rxc_qp_reset(struct rxc_qp *qp)
 {
 	struct rxc_wq *wqs[] = { &qp->sq, qp->srq ? NULL : &qp->rq };
+	unsigned long flags;
 	int i;
 
 	for (i = 0; i < ARRAY_SIZE(wqs); i++) {
 		if (!wqs[i])
 			continue;
-		spin_lock_bh(&wqs[i]->lock);
+		spin_lock_irqsave(&wqs[i]->lock, flags);
 		rxc_queue_refresh(&wqs[i]->q);
 		while (rxc_queue_count(&wqs[i]->q))
 			rxc_queue_pop(&wqs[i]->q);
-		spin_unlock_bh(&wqs[i]->lock);
+		spin_unlock_irqrestore(&wqs[i]->lock, flags);
 	}
 }
 
@@ -415,33 +433,4 @@ int rxc_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
 	mutex_destroy(&qp->mutex);
 	rxc_res_put(rxc, RXC_RES_QP);
 	return 0;
-}
-
-/*
- * User QPs: librxe has already written the WQEs into the send ring and
- * calls this with no work request as a doorbell.  The send queue is
- * processed only in RTS and SQD; in ERR every posted WQE is flushed.
- */
-int rxc_post_send(struct ib_qp *ibqp, const struct ib_send_wr *wr,
-		  const struct ib_send_wr **bad_wr)
-{
-	struct rxc_qp *qp = to_rqp(ibqp);
-	enum ib_qp_state state = rxc_qp_state(qp);
-
-	if (wr) {
-		*bad_wr = wr;
-		return -EOPNOTSUPP;
-	}
-
-	switch (state) {
-	case IB_QPS_ERR:
-		rxc_flush_sq(qp);
-		return 0;
-	case IB_QPS_RTS:
-	case IB_QPS_SQD:
-		return 0;
-	default:
-		rxc_dbg_qp(qp, "send doorbell in state %d\n", state);
-		return -EINVAL;
-	}
 }

@@ -31,8 +31,8 @@ static int rxc_srq_ring_alloc(struct rxc_srq *srq, struct rxc_queue *q,
 	struct rxc_ucontext *uctx;
 	int err;
 
-	err = rxc_queue_init(q, max_wr, rxc_srq_wqe_size(srq->max_sge), true,
-			     false);
+	err = rxc_queue_init(q, max_wr, rxc_srq_wqe_size(srq->max_sge),
+			     !!udata, false);
 	if (err || !udata)
 		return err;
 
@@ -116,6 +116,7 @@ static int rxc_srq_resize(struct rxc_srq *srq, u32 max_wr,
 	struct rxe_modify_srq_cmd cmd = {};
 	struct rxc_queue q, old;
 	struct mminfo mi = {};
+	unsigned long flags;
 	int err;
 
 	err = rxc_srq_check_max_wr(rxc, max_wr);
@@ -140,13 +141,13 @@ static int rxc_srq_resize(struct rxc_srq *srq, u32 max_wr,
 		goto err_ring;
 	}
 
-	spin_lock_bh(&srq->lock);
+	spin_lock_irqsave(&srq->lock, flags);
 	err = rxc_queue_copy(&q, &srq->q);
 	if (!err) {
 		old = srq->q;
 		srq->q = q;
 	}
-	spin_unlock_bh(&srq->lock);
+	spin_unlock_irqrestore(&srq->lock, flags);
 	if (err)
 		goto err_ring;
 	rxc_queue_free(&old);
@@ -163,6 +164,7 @@ int rxc_modify_srq(struct ib_srq *ibsrq, struct ib_srq_attr *attr,
 		   enum ib_srq_attr_mask mask, struct ib_udata *udata)
 {
 	struct rxc_srq *srq = to_rsrq(ibsrq);
+	unsigned long flags;
 	int err;
 
 	if (mask & ~(IB_SRQ_MAX_WR | IB_SRQ_LIMIT))
@@ -181,9 +183,9 @@ int rxc_modify_srq(struct ib_srq *ibsrq, struct ib_srq_attr *attr,
 				attr->srq_limit, rxc_queue_capacity(&srq->q));
 			return -EINVAL;
 		}
-		spin_lock_bh(&srq->lock);
+		spin_lock_irqsave(&srq->lock, flags);
 		srq->limit = attr->srq_limit;
-		spin_unlock_bh(&srq->lock);
+		spin_unlock_irqrestore(&srq->lock, flags);
 	}
 	return 0;
 }
@@ -191,12 +193,13 @@ int rxc_modify_srq(struct ib_srq *ibsrq, struct ib_srq_attr *attr,
 int rxc_query_srq(struct ib_srq *ibsrq, struct ib_srq_attr *attr)
 {
 	struct rxc_srq *srq = to_rsrq(ibsrq);
+	unsigned long flags;
 
-	spin_lock_bh(&srq->lock);
+	spin_lock_irqsave(&srq->lock, flags);
 	attr->max_wr = rxc_queue_capacity(&srq->q);
 	attr->max_sge = srq->max_sge;
 	attr->srq_limit = srq->limit;
-	spin_unlock_bh(&srq->lock);
+	spin_unlock_irqrestore(&srq->lock, flags);
 	return 0;
 }
 

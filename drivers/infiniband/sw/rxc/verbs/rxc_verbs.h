@@ -99,7 +99,7 @@ struct rxc_cq {
  */
 struct rxc_srq {
 	struct ib_srq ibsrq;
-	/* Protects q and limit; process and softirq context, so _bh. */
+	/* Protects q and limit; kernel users post from any context. */
 	spinlock_t lock;
 	struct rxc_queue q;
 	u32 srq_num;
@@ -116,7 +116,7 @@ struct rxc_srq {
  * @max_inline: inline bytes per send WQE
  */
 struct rxc_wq {
-	/* Protects q; process and softirq context, so _bh. */
+	/* Protects q; kernel users post from any context, so irqsave. */
 	spinlock_t lock;
 	struct rxc_queue q;
 	u32 max_sge;
@@ -250,9 +250,15 @@ int rxc_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
 int rxc_query_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
 		 struct ib_qp_init_attr *init);
 int rxc_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata);
+enum ib_qp_state rxc_qp_state(struct rxc_qp *qp);
+
+/* rxc_post.c */
 int rxc_post_send(struct ib_qp *ibqp, const struct ib_send_wr *wr,
 		  const struct ib_send_wr **bad_wr);
-enum ib_qp_state rxc_qp_state(struct rxc_qp *qp);
+int rxc_post_recv(struct ib_qp *ibqp, const struct ib_recv_wr *wr,
+		  const struct ib_recv_wr **bad_wr);
+int rxc_post_srq_recv(struct ib_srq *ibsrq, const struct ib_recv_wr *wr,
+		      const struct ib_recv_wr **bad_wr);
 
 /* rxc_stats.c */
 struct rdma_hw_stats *rxc_alloc_hw_port_stats(struct ib_device *ibdev,
