@@ -47,3 +47,11 @@ attr max_srq 1
 attr max_ah 1
 attr max_mtu 1024
 attr active_mtu 256
+
+# ib_mad (loaded with the connection manager) creates the GSI QP, QP1, on
+# every RoCE port: the kernel QP path must give it one.
+run "modprobe rdma_ucm" 60 modprobe rdma_ucm
+check "$DEV has its GSI QP" \
+	sh -c "rdma resource show qp link $DEV/1 | grep -Eq 'lqpn 1 .*type GSI'"
+check "ib_mad opened $DEV without errors" \
+	sh -c "! dmesg | grep -E \"ib_mad.*Couldn't\""
