@@ -13,6 +13,8 @@
 #include <linux/xarray.h>
 #include <rdma/ib_verbs.h>
 
+struct rxc_udp;
+
 #define RXC_DRV_NAME		"rxc"
 #define RXC_LINK_TYPE		"rxc"
 
@@ -77,6 +79,7 @@ struct rxc_limits {
  * @next_key: cursor of the cyclic key index allocator, under key_xa's lock
  * @ah_xa: AH number -> AH, for UD sends from user space; xa_lock protects it
  * @srq_xa: SRQ number -> SRQ; xa_lock protects it
+ * @udp: the RoCEv2 sockets of the netdev's namespace (net/rxc_udp.c)
  * @port_active: last port state reported to core, swapped atomically by
  *		 the netdev notifier so each change raises one event
  * @stats: completion statistics, updated locklessly
@@ -93,12 +96,19 @@ struct rxc_dev {
 	u32 next_key;
 	struct xarray ah_xa;
 	struct xarray srq_xa;
+	struct rxc_udp *udp;
 	int port_active;
 	struct {
 		atomic64_t completions;
 		atomic64_t unsignaled;
 		atomic64_t flushed;
 		atomic64_t cq_overflows;
+		atomic64_t rcv_packets;
+		atomic64_t rcv_truncated;
+		atomic64_t rcv_malformed;
+		atomic64_t rcv_icrc_errors;
+		atomic64_t rcv_no_qp;
+		atomic64_t rcv_unhandled;
 	} stats;
 };
 

@@ -76,7 +76,7 @@ static void rxc_dealloc_driver(struct ib_device *ibdev)
 	struct rxc_dev *rxc = to_rdev(ibdev);
 
 	mutex_lock(&rxc_dev_list_lock);
-	list_del(&rxc->list);
+	list_del_init(&rxc->list);
 	mutex_unlock(&rxc_dev_list_lock);
 
 	WARN_ON(!xa_empty(&rxc->qp_xa) || !xa_empty(&rxc->key_xa) ||
@@ -85,7 +85,16 @@ static void rxc_dealloc_driver(struct ib_device *ibdev)
 	xa_destroy(&rxc->key_xa);
 	xa_destroy(&rxc->ah_xa);
 	xa_destroy(&rxc->srq_xa);
+	if (rxc->udp)
+		rxc_udp_put(rxc->udp);
 	dev_put(rxc->ndev);
+}
+
+/* Tear down a device that never reached the list or registration. */
+static void rxc_dealloc_unlisted(struct rxc_dev *rxc)
+{
+	rxc_dealloc_driver(&rxc->ib_dev);
+	ib_dealloc_device(&rxc->ib_dev);
 }
 
 static const struct ib_device_ops rxc_main_ops = {
@@ -147,6 +156,15 @@ static int rxc_newlink(const char *ibdev_name, struct net_device *ndev)
 		return -ENOMEM;
 	rxc_dev_init(rxc, ndev);
 
+	/* The first device in a namespace opens its UDP/4791 sockets. */
+	rxc->udp = rxc_udp_get(dev_net(ndev), ibdev_name);
+	if (IS_ERR(rxc->udp)) {
+		err = PTR_ERR(rxc->udp);
+		rxc->udp = NULL;
+		rxc_dealloc_unlisted(rxc);
+		return err;
+	}
+
 	/*
 	 * Listed before registration: once registered, a netdev event may
 	 * unregister the device at any time, and dealloc_driver unlists it.
@@ -160,8 +178,7 @@ static int rxc_newlink(const char *ibdev_name, struct net_device *ndev)
 		pr_err("rdma_rxc: %s: registration failed (%d)\n",
 		       ibdev_name, err);
 		/* Unregistered devices are torn down here, not by core. */
-		rxc_dealloc_driver(&rxc->ib_dev);
-		ib_dealloc_device(&rxc->ib_dev);
+		rxc_dealloc_unlisted(rxc);
 	}
 	return err;
 }
@@ -195,9 +212,14 @@ static int __init rxc_module_init(void)
 {
 	int err;
 
-	err = rxc_netdev_notifier_register();
+	err = rxc_udp_init();
 	if (err)
 		return err;
+	err = rxc_netdev_notifier_register();
+	if (err) {
+		rxc_udp_exit();
+		return err;
+	}
 	rdma_link_register(&rxc_link_ops);
 	pr_info("rdma_rxc: loaded\n");
 	return 0;
@@ -209,6 +231,7 @@ static void __exit rxc_module_exit(void)
 	rdma_link_unregister(&rxc_link_ops);
 	rxc_unregister_all();
 	rxc_netdev_notifier_unregister();
+	rxc_udp_exit();
 	pr_info("rdma_rxc: unloaded\n");
 }
 

@@ -62,6 +62,15 @@ enum ib_mtu rxc_mtu_for_netdev(unsigned int ndev_mtu);
 /* rxc_icrc.c */
 u32 rxc_icrc(const u8 *ip, unsigned int len);
 
+/* rxc_udp.c */
+struct rxc_udp *rxc_udp_get(struct net *net, const char *ibdev_name);
+void rxc_udp_put(struct rxc_udp *udp);
+int rxc_udp_init(void);
+void rxc_udp_exit(void);
+
+/* rxc_recv.c */
+void rxc_recv(struct sk_buff *skb);
+
 /* rxc_netdev.c */
 int rxc_netdev_notifier_register(void);
 void rxc_netdev_notifier_unregister(void);

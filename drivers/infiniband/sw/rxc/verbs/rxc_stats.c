@@ -13,6 +13,12 @@ enum rxc_stat {
 	RXC_STAT_UNSIGNALED,
 	RXC_STAT_FLUSHED,
 	RXC_STAT_CQ_OVERFLOWS,
+	RXC_STAT_RCV_PACKETS,
+	RXC_STAT_RCV_TRUNCATED,
+	RXC_STAT_RCV_MALFORMED,
+	RXC_STAT_RCV_ICRC_ERRORS,
+	RXC_STAT_RCV_NO_QP,
+	RXC_STAT_RCV_UNHANDLED,
 	RXC_NUM_STATS
 };
 
@@ -21,6 +27,12 @@ static const struct rdma_stat_desc rxc_stat_descs[RXC_NUM_STATS] = {
 	[RXC_STAT_UNSIGNALED].name = "completions_unsignaled",
 	[RXC_STAT_FLUSHED].name = "completions_flushed",
 	[RXC_STAT_CQ_OVERFLOWS].name = "cq_overflows",
+	[RXC_STAT_RCV_PACKETS].name = "rcv_packets",
+	[RXC_STAT_RCV_TRUNCATED].name = "rcv_truncated",
+	[RXC_STAT_RCV_MALFORMED].name = "rcv_malformed",
+	[RXC_STAT_RCV_ICRC_ERRORS].name = "rcv_icrc_errors",
+	[RXC_STAT_RCV_NO_QP].name = "rcv_no_qp",
+	[RXC_STAT_RCV_UNHANDLED].name = "rcv_unhandled",
 };
 
 struct rdma_hw_stats *rxc_alloc_hw_port_stats(struct ib_device *ibdev,
@@ -42,5 +54,16 @@ int rxc_get_hw_stats(struct ib_device *ibdev, struct rdma_hw_stats *stats,
 	stats->value[RXC_STAT_FLUSHED] = atomic64_read(&rxc->stats.flushed);
 	stats->value[RXC_STAT_CQ_OVERFLOWS] =
 		atomic64_read(&rxc->stats.cq_overflows);
+	stats->value[RXC_STAT_RCV_PACKETS] =
+		atomic64_read(&rxc->stats.rcv_packets);
+	stats->value[RXC_STAT_RCV_TRUNCATED] =
+		atomic64_read(&rxc->stats.rcv_truncated);
+	stats->value[RXC_STAT_RCV_MALFORMED] =
+		atomic64_read(&rxc->stats.rcv_malformed);
+	stats->value[RXC_STAT_RCV_ICRC_ERRORS] =
+		atomic64_read(&rxc->stats.rcv_icrc_errors);
+	stats->value[RXC_STAT_RCV_NO_QP] = atomic64_read(&rxc->stats.rcv_no_qp);
+	stats->value[RXC_STAT_RCV_UNHANDLED] =
+		atomic64_read(&rxc->stats.rcv_unhandled);
 	return RXC_NUM_STATS;
 }

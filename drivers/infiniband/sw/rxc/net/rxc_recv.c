@@ -1,0 +1,118 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * Receiving RoCEv2 packets: from the UDP socket to a validated packet and
+ * its destination QP.
+ *
+ * Runs in softirq context, once per UDP datagram for port 4791.  Nothing
+ * in a packet is trusted: the UDP length, the ICRC, every header length and
+ * the destination QP are checked before the transport sees the packet, and
+ * each reason to drop one has its own counter.
+ */
+#include <linux/ip.h>
+#include <linux/ipv6.h>
+#include <linux/skbuff.h>
+#include <linux/udp.h>
+#include <asm/unaligned.h>
+
+#include "rxc.h"
+#include "rxc_hdr.h"
+#include "rxc_net.h"
+
+/* Make the IP header to the end of the RoCE packet linear, and check it. */
+static int rxc_recv_frame(struct sk_buff *skb, unsigned int *roce_len)
+{
+	unsigned int udp_len;
+
+	if (skb_linearize(skb))
+		return -ENOMEM;
+
+	udp_len = ntohs(udp_hdr(skb)->len);
+	if (udp_len < sizeof(struct udphdr) || udp_len > skb->len)
+		return -EMSGSIZE;
+
+	/* The ICRC code assumes an option-less IPv4 header. */
+	if (skb->protocol == htons(ETH_P_IP) && ip_hdr(skb)->ihl != 5)
+		return -EBADMSG;
+
+	*roce_len = udp_len - sizeof(struct udphdr);
+	return 0;
+}
+
+static bool rxc_recv_icrc_ok(struct sk_buff *skb, const u8 *bth,
+			     unsigned int roce_len)
+{
+	const u8 *ip = skb_network_header(skb);
+	const u8 *end = bth + roce_len - RXC_ICRC_SIZE;
+
+	return rxc_icrc(ip, end - ip) == get_unaligned_le32(end);
+}
+
+/*
+ * Validate @skb; on success @pkt describes it.  The return value selects
+ * the drop counter.
+ */
+static int rxc_recv_check(struct sk_buff *skb, struct rxc_pkt_info *pkt)
+{
+	unsigned int roce_len;
+	const u8 *bth;
+	int err;
+
+	err = rxc_recv_frame(skb, &roce_len);
+	if (err)
+		return err;
+
+	bth = skb->data + sizeof(struct udphdr);
+	err = rxc_pkt_parse(bth, roce_len, pkt);
+	if (err)
+		return err;
+
+	return rxc_recv_icrc_ok(skb, bth, roce_len) ? 0 : -EILSEQ;
+}
+
+static void rxc_recv_count_drop(struct rxc_dev *rxc, int err)
+{
+	switch (err) {
+	case -EMSGSIZE:
+		atomic64_inc(&rxc->stats.rcv_truncated);
+		break;
+	case -EILSEQ:
+		atomic64_inc(&rxc->stats.rcv_icrc_errors);
+		break;
+	case -ENOENT:
+		atomic64_inc(&rxc->stats.rcv_no_qp);
+		break;
+	default:
+		atomic64_inc(&rxc->stats.rcv_malformed);
+		break;
+	}
+}
+
+/**
+ * rxc_recv - take one RoCEv2 datagram from the UDP socket
+ * @skb: the datagram, data at the UDP header; consumed
+ */
+void rxc_recv(struct sk_buff *skb)
+{
+	struct rxc_dev *rxc = rxc_dev_get_by_netdev(skb->dev);
+	struct rxc_pkt_info pkt;
+	int err;
+
+	/* Not for a netdev with an rxc device: nobody to count it. */
+	if (!rxc)
+		goto free;
+
+	atomic64_inc(&rxc->stats.rcv_packets);
+	err = rxc_recv_check(skb, &pkt);
+	if (!err && !xa_load(&rxc->qp_xa, rxc_bth_qpn(pkt.bth)))
+		err = -ENOENT;
+	if (err) {
+		rxc_recv_count_drop(rxc, err);
+		rxc_dbg(rxc, "dropped a packet (%d)\n", err);
+	} else {
+		/* The responder and completer take over here (next step). */
+		atomic64_inc(&rxc->stats.rcv_unhandled);
+	}
+	ib_device_put(&rxc->ib_dev);
+free:
+	kfree_skb(skb);
+}

@@ -1,0 +1,75 @@
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+"""Send one hand-made RoCEv2 packet, to test how a receiver drops it.
+
+usage: python3 roce_inject.py SRC_IP DST_IP KIND
+
+KIND is one of:
+  truncated   a UDP datagram too short to hold a BTH and an ICRC
+  bad_tver    a BTH with transport version 1
+  bad_icrc    a well-formed RC SEND_ONLY whose ICRC is wrong
+  no_qp       a well-formed RC SEND_ONLY, correct ICRC, to QPN 0xabcde
+
+The IP header is built here (raw socket, IP_HDRINCL) because the ICRC
+covers fields the kernel would otherwise choose, such as the IP ID.
+The ICRC is computed independently of the driver, with zlib.
+"""
+import socket
+import struct
+import sys
+import zlib
+
+ROCE_PORT = 4791
+
+
+def icrc(ip_pkt):
+    """CRC-32 of 8 ones-bytes and the packet with variant fields masked."""
+    hdr = bytearray(ip_pkt[:20 + 8 + 12])
+    hdr[1] = 0xff                      # TOS
+    hdr[8] = 0xff                      # TTL
+    hdr[10:12] = b'\xff\xff'           # IP checksum
+    hdr[26:28] = b'\xff\xff'           # UDP checksum
+    hdr[32] = 0xff                     # BTH FECN/BECN byte
+    return zlib.crc32(b'\xff' * 8 + bytes(hdr) + ip_pkt[len(hdr):])
+
+
+def ipv4(src, dst, udp_payload):
+    udp = struct.pack('>HHHH', 0xc000, ROCE_PORT, 8 + len(udp_payload), 0)
+    total = 20 + len(udp) + len(udp_payload)
+    ip = struct.pack('>BBHHHBBH4s4s', 0x45, 0, total, 0x1234, 0x4000, 64,
+                     socket.IPPROTO_UDP, 0, socket.inet_aton(src),
+                     socket.inet_aton(dst))
+    return ip + udp + udp_payload
+
+
+def send_only(qpn, tver=0):
+    # RC SEND_ONLY (0x04), pad 0, P_Key 0xffff, AckReq, PSN 1, 8 bytes.
+    bth = struct.pack('>BBHII', 0x04, tver & 0xf, 0xffff, qpn & 0xffffff,
+                      0x80000001)
+    return bth + b'rxc-test'
+
+
+def packet(src, dst, kind):
+    if kind == 'truncated':
+        return ipv4(src, dst, b'\x04\x00')
+    if kind == 'bad_tver':
+        body = send_only(0xabcde, tver=1)
+        return ipv4(src, dst, body + b'\0\0\0\0')
+    body = send_only(0xabcde)
+    pkt = ipv4(src, dst, body + b'\0\0\0\0')
+    crc = icrc(pkt[:-4])
+    if kind == 'bad_icrc':
+        crc ^= 0x1
+    elif kind != 'no_qp':
+        raise SystemExit('unknown kind ' + kind)
+    return pkt[:-4] + struct.pack('<I', crc)
+
+
+def main():
+    src, dst, kind = sys.argv[1:4]
+    s = socket.socket(socket.AF_INET, socket.SOCK_RAW, socket.IPPROTO_RAW)
+    s.setsockopt(socket.IPPROTO_IP, socket.IP_HDRINCL, 1)
+    s.sendto(packet(src, dst, kind), (dst, 0))
+
+
+if __name__ == '__main__':
+    main()

@@ -1,0 +1,106 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+#
+# The network side: UDP/4791 sockets opened per namespace only while a
+# device needs them, EADDRINUSE when the port is taken, and malformed
+# packets dropped and counted.  Uses its own veth pair whose far end sits
+# in a namespace "peer", so injected packets really cross the link.
+# Leaves $DEV as run-all.sh set it up.
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+. "$here/lib.sh"
+SUITE=net
+IP=/usr/sbin/ip
+NEAR=veth4 FAR=veth5 NEAR_IP=10.78.0.1 FAR_IP=10.78.0.2
+TDEV=${DEV_TYPE}7 PDEV=${DEV_TYPE}6
+
+if [ "$DEV_TYPE" != rxc ]; then
+	skip "network tests" "rdma_rxe binds UDP/4791 at load, in one namespace"
+	exit 0
+fi
+
+listening() {	# listening [NETNS]: is anything bound to UDP/4791?
+	if [ $# -eq 1 ]; then
+		$IP netns exec "$1" ss -Huln 'sport = :4791' | grep -q .
+	else
+		ss -Huln 'sport = :4791' | grep -q .
+	fi
+}
+counter() {	# counter DEV NAME: a port counter's value
+	rdma statistic show link "$1/1" | tr ' ' '\n' |
+		awk -v n="$2" 'prev == n { print; exit } { prev = $0 }'
+}
+counter_is() { [ "$(counter "$1" "$2")" = "$3" ]; }
+gone() { ! rdma link show "$1/1" >/dev/null 2>&1; }
+
+# Lazy sockets: nothing listens without a device, and the last device
+# closes them.
+check "UDP/4791 open while $DEV exists" listening
+run "rdma link delete $DEV" 30 rdma link delete "$DEV"
+check "UDP/4791 closed with the last device" sh -c "! ss -Huln 'sport = :4791' | grep -q ."
+run "rmmod and modprobe $DRV_MOD" 60 sh -c "rmmod $DRV_MOD && modprobe $DRV_MOD"
+check "loading $DRV_MOD opens no socket" sh -c "! ss -Huln 'sport = :4791' | grep -q ."
+run "rdma link add $DEV again" 30 rdma link add "$DEV" type "$DEV_TYPE" netdev "$NETDEV"
+check "UDP/4791 open again" listening
+check "$DEV port active" wait_for 20 port_active
+
+run "create namespace peer" 30 $IP netns add peer
+run "create $NEAR/$FAR" 30 $IP link add "$NEAR" type veth peer name "$FAR" netns peer
+run "address $NEAR" 30 $IP addr add "$NEAR_IP/24" dev "$NEAR"
+run "$NEAR up" 30 $IP link set "$NEAR" up
+run "address $FAR" 30 $IP -n peer addr add "$FAR_IP/24" dev "$FAR"
+run "$FAR up" 30 $IP -n peer link set "$FAR" up
+run "rdma link add $TDEV on $NEAR" 30 rdma link add "$TDEV" type rxc netdev "$NEAR"
+
+# Each malformed packet is dropped and counted under its own reason.
+inject() {	# inject KIND COUNTER
+	local before
+	before=$(counter "$TDEV" "$2")
+	run "inject $1" 30 $IP netns exec peer /usr/bin/python3 \
+		"$here/roce_inject.py" "$FAR_IP" "$NEAR_IP" "$1"
+	check "$1 packet counted as $2" \
+		wait_for 10 counter_is "$TDEV" "$2" $((before + 1))
+}
+inject truncated rcv_truncated
+inject bad_tver rcv_malformed
+inject bad_icrc rcv_icrc_errors
+inject no_qp rcv_no_qp
+check "$TDEV received 4 packets" counter_is "$TDEV" rcv_packets 4
+check "$TDEV port still active" wait_for 5 sh -c \
+	"ibv_devinfo -d $TDEV | grep -q PORT_ACTIVE"
+
+# A taken port: "rdma link add" fails with EADDRINUSE and says where.
+holder=$(mktemp)
+$IP netns exec peer /usr/bin/python3 -c '
+import socket, sys, time
+s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+s.bind(("0.0.0.0", 4791))
+open(sys.argv[1], "w").write("bound")
+time.sleep(120)' "$holder" &
+hpid=$!
+if wait_for 20 test -s "$holder"; then
+	out=$($IP netns exec peer rdma link add "$PDEV" type rxc netdev "$FAR" 2>&1) && rc=0 || rc=$?
+	echo "$out"
+	check "link add fails when UDP/4791 is taken" test "$rc" -ne 0
+	check "the error is EADDRINUSE" grep -q "Address already in use" <<<"$out"
+	check "dmesg names the namespace" \
+		sh -c "dmesg | grep -q 'rxc6: UDP port 4791 is already in use in network namespace'"
+	check "no device left behind" gone "$PDEV"
+else
+	fail "hold UDP/4791 in peer" "the holder never bound"
+fi
+kill "$hpid" 2>/dev/null || true
+wait "$hpid" 2>/dev/null || true
+rm -f "$holder"
+
+# Devices in two namespaces each get their namespace's sockets.
+run "rdma link add $PDEV inside peer" 30 \
+	$IP netns exec peer rdma link add "$PDEV" type rxc netdev "$FAR"
+check "peer has its own UDP/4791" listening peer
+check "the initial namespace keeps its own" listening
+
+# Deleting the namespace destroys veth5 and with it its peer veth4: both
+# devices go.
+run "delete namespace peer" 60 $IP netns delete peer
+check "$PDEV removed with its namespace" wait_for 30 gone "$PDEV"
+check "$TDEV removed with its veth peer" wait_for 30 gone "$TDEV"
