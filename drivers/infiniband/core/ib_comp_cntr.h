@@ -1,0 +1,126 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
+/*
+ * Completion counters for kernels whose RDMA core predates them.
+ *
+ * Upstream core (rdma for-next, July 2026) declares the counter object in
+ * <rdma/ib_verbs.h> and the driver callbacks in struct ib_device_ops.  A
+ * 6.1 core has neither, so this header carries the same object and the
+ * same callback signatures, and uverbs_comp_cntr.c plays the part of the
+ * core's uverbs handlers.  A driver links both into its module and puts
+ * ib_comp_cntr_uapi_defs first in its ib_device.driver_def chain.
+ *
+ * What upstream core does on QP destruction (dropping the counters'
+ * use counts) a 6.1 core cannot do, so the driver keeps the attachment
+ * table (struct ib_comp_cntr_attachments) in its QP and calls
+ * ib_comp_cntr_detach_all() from its destroy_qp.
+ */
+#ifndef IB_COMP_CNTR_H
+#define IB_COMP_CNTR_H
+
+#include <linux/atomic.h>
+#include <linux/bits.h>
+#include <rdma/ib_verbs.h>
+#include <rdma/uverbs_ioctl.h>
+#include <rdma/ib_user_ioctl_comp_cntr.h>
+
+/* One attachment slot per operation bit. */
+#define IB_COMP_CNTR_NUM_OPS	6
+#define IB_COMP_CNTR_ALL_OPS	GENMASK(IB_COMP_CNTR_NUM_OPS - 1, 0)
+
+/**
+ * struct ib_comp_cntr - a completion counter; drivers embed it first
+ * @device: the device that owns it
+ * @uobject: the user object it backs
+ * @usecnt: attachments to QPs; the counter cannot be destroyed while
+ *	    any remain
+ */
+struct ib_comp_cntr {
+	struct ib_device *device;
+	struct ib_uobject *uobject;
+	atomic_t usecnt;
+};
+
+enum ib_comp_cntr_entry {
+	IB_COMP_CNTR_ENTRY_COMP = IB_UVERBS_COMP_CNTR_ENTRY_COMP,
+	IB_COMP_CNTR_ENTRY_ERR = IB_UVERBS_COMP_CNTR_ENTRY_ERR,
+};
+
+enum ib_comp_cntr_modify_op {
+	IB_COMP_CNTR_MODIFY_OP_SET = IB_UVERBS_COMP_CNTR_MODIFY_OP_SET,
+	IB_COMP_CNTR_MODIFY_OP_INC = IB_UVERBS_COMP_CNTR_MODIFY_OP_INC,
+};
+
+struct ib_qp_attach_comp_cntr_attr {
+	u32 op_mask;
+};
+
+/**
+ * struct ib_comp_cntr_caps - what UVERBS_METHOD_QUERY_COMP_CNTR_CAPS reports
+ * @max_counters: counters per device
+ * @max_value: the largest value either entry holds before wrapping to 0
+ * @supported_qp_attach_ops: IB_UVERBS_QP_ATTACH_COMP_CNTR_OP_* bits
+ */
+struct ib_comp_cntr_caps {
+	u32 max_counters;
+	u64 max_value;
+	u32 supported_qp_attach_ops;
+};
+
+/**
+ * struct ib_comp_cntr_ops - the counter callbacks of struct ib_device_ops
+ *
+ * The signatures are upstream's; @query_comp_cntr_caps stands in for the
+ * device attributes upstream reports the capabilities from.
+ * @size_ib_comp_cntr: bytes of the driver's object around struct
+ * ib_comp_cntr, as INIT_RDMA_OBJ_SIZE() gives them.
+ */
+struct ib_comp_cntr_ops {
+	int (*query_comp_cntr_caps)(struct ib_device *ibdev,
+				    struct ib_comp_cntr_caps *caps);
+	int (*create_comp_cntr)(struct ib_comp_cntr *cc,
+				struct uverbs_attr_bundle *attrs);
+	int (*destroy_comp_cntr)(struct ib_comp_cntr *cc);
+	int (*modify_comp_cntr)(struct ib_comp_cntr *cc,
+				enum ib_comp_cntr_entry entry,
+				enum ib_comp_cntr_modify_op op, u64 value);
+	int (*read_comp_cntr)(struct ib_comp_cntr *cc,
+			      enum ib_comp_cntr_entry entry, u64 *value);
+	int (*qp_attach_comp_cntr)(struct ib_qp *qp, struct ib_comp_cntr *cc,
+				   struct ib_qp_attach_comp_cntr_attr *attr);
+	size_t size_ib_comp_cntr;
+};
+
+/*
+ * The counter callbacks of @ibdev.  The driver that links this code in
+ * defines it; upstream core reads ibdev->ops instead.
+ */
+const struct ib_comp_cntr_ops *ib_comp_cntr_device_ops(struct ib_device *ibdev);
+
+/**
+ * struct ib_comp_cntr_attachments - the counters attached to one QP
+ * @by_op: the counter for each operation bit (bit n at index n), or NULL
+ *
+ * Writers (attach, detach_all) are serialized by the QP's owner and run
+ * only while no completion can be produced on the QP (attach: RESET or
+ * INIT; detach: QP destruction), so the completion path reads a slot
+ * with READ_ONCE() and no lock.
+ */
+struct ib_comp_cntr_attachments {
+	struct ib_comp_cntr *by_op[IB_COMP_CNTR_NUM_OPS];
+};
+
+int ib_comp_cntr_attach(struct ib_comp_cntr_attachments *a,
+			struct ib_comp_cntr *cc, u32 op_mask);
+void ib_comp_cntr_detach_all(struct ib_comp_cntr_attachments *a);
+
+/* The counter attached for operation bit index @op_idx, or NULL. */
+static inline struct ib_comp_cntr *
+ib_comp_cntr_for_op(const struct ib_comp_cntr_attachments *a,
+		    unsigned int op_idx)
+{
+	return READ_ONCE(a->by_op[op_idx]);
+}
+
+extern const struct uapi_definition ib_comp_cntr_uapi_defs[];
+
+#endif /* IB_COMP_CNTR_H */
