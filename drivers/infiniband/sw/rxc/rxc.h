@@ -39,6 +39,7 @@ enum rxc_res {
 	RXC_RES_CQ,
 	RXC_RES_QP,
 	RXC_RES_SRQ,
+	RXC_RES_COMP_CNTR,
 	RXC_RES_MAX
 };
 
@@ -63,6 +64,8 @@ struct rxc_limits {
 	u32 max_srq;
 	u32 max_srq_wr;
 	u32 max_rd_atomic;
+	u32 max_comp_cntr;
+	u64 cntr_max_value;
 };
 
 /**

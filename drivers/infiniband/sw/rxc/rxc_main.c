@@ -27,6 +27,7 @@ int rxc_res_get(struct rxc_dev *rxc, enum rxc_res res)
 		[RXC_RES_MR] = "MRs", [RXC_RES_MW] = "MWs",
 		[RXC_RES_CQ] = "CQs",
 		[RXC_RES_QP] = "QPs", [RXC_RES_SRQ] = "SRQs",
+		[RXC_RES_COMP_CNTR] = "completion counters",
 	};
 	const u32 limit[RXC_RES_MAX] = {
 		[RXC_RES_PD] = rxc->limits.max_pd,
@@ -36,6 +37,7 @@ int rxc_res_get(struct rxc_dev *rxc, enum rxc_res res)
 		[RXC_RES_CQ] = rxc->limits.max_cq,
 		[RXC_RES_QP] = rxc->limits.max_qp,
 		[RXC_RES_SRQ] = rxc->limits.max_srq,
+		[RXC_RES_COMP_CNTR] = rxc->limits.max_comp_cntr,
 	};
 
 	if (atomic_add_unless(&rxc->res[res], 1, limit[res]))

@@ -12,6 +12,7 @@
 #include <linux/moduleparam.h>
 
 #include "rxc.h"
+#include "counters/rxc_cntr.h"
 
 struct rxc_uint_param {
 	unsigned int val;
@@ -64,6 +65,8 @@ static struct rxc_uint_param max_ah = { 65536, 1, 1 << 20 };
 static struct rxc_uint_param max_srq = { 4096, 1, 1 << 20 };
 static struct rxc_uint_param max_srq_wr = { 16384, 1, 1 << 20 };
 static struct rxc_uint_param max_rd_atomic = { 128, 1, 255 };
+static struct rxc_uint_param max_comp_cntr = { 65536, 1, 1 << 20 };
+static struct rxc_uint_param cntr_max_value_bits = { 64, 1, 64 };
 
 module_param_cb(max_qp, &rxc_uint_param_ops, &max_qp, 0444);
 MODULE_PARM_DESC(max_qp, "QPs per device (16384, 1..1048576)");
@@ -91,6 +94,11 @@ module_param_cb(max_srq_wr, &rxc_uint_param_ops, &max_srq_wr, 0444);
 MODULE_PARM_DESC(max_srq_wr, "work requests per SRQ (16384, 1..1048576)");
 module_param_cb(max_rd_atomic, &rxc_uint_param_ops, &max_rd_atomic, 0444);
 MODULE_PARM_DESC(max_rd_atomic, "outstanding RDMA reads and atomics per QP (128, 1..255)");
+module_param_cb(max_comp_cntr, &rxc_uint_param_ops, &max_comp_cntr, 0444);
+MODULE_PARM_DESC(max_comp_cntr, "completion counters per device (65536, 1..1048576)");
+/* Narrow counters let tests and applications exercise the wrap to zero. */
+module_param_cb(cntr_max_value_bits, &rxc_uint_param_ops, &cntr_max_value_bits, 0444);
+MODULE_PARM_DESC(cntr_max_value_bits, "bits of a completion counter value; it wraps after 2^bits - 1 (64, 1..64)");
 
 void rxc_param_limits(struct rxc_limits *l)
 {
@@ -108,4 +116,6 @@ void rxc_param_limits(struct rxc_limits *l)
 	l->max_srq = max_srq.val;
 	l->max_srq_wr = max_srq_wr.val;
 	l->max_rd_atomic = max_rd_atomic.val;
+	l->max_comp_cntr = max_comp_cntr.val;
+	l->cntr_max_value = rxc_cntr_max_value(cntr_max_value_bits.val);
 }

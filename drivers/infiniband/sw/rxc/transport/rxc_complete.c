@@ -43,7 +43,7 @@ enum ib_wc_opcode rxc_wr_to_wc_opcode(u32 wr_opcode)
  * @c: what happened
  *
  * A CQE is written for every error and for every signaled success.
- * Completion counters attach here (see Documentation/rxc.rst).
+ * Completion counters count every work request, signaled or not.
  */
 void rxc_complete_wr(struct rxc_qp *qp, const struct rxc_completion *c)
 {
@@ -52,6 +52,7 @@ void rxc_complete_wr(struct rxc_qp *qp, const struct rxc_completion *c)
 	atomic64_inc(&rxc->stats.completions);
 	if (c->status == IB_WC_WR_FLUSH_ERR)
 		atomic64_inc(&rxc->stats.flushed);
+	rxc_cntr_complete(qp, c);
 
 	if (c->status == IB_WC_SUCCESS && !c->signaled) {
 		atomic64_inc(&rxc->stats.unsignaled);

@@ -213,6 +213,9 @@ int rxc_device_register(struct rxc_dev *rxc, const char *name)
 	ibdev->uverbs_cmd_mask |= BIT_ULL(IB_USER_VERBS_CMD_POST_SEND) |
 				  BIT_ULL(IB_USER_VERBS_CMD_REQ_NOTIFY_CQ);
 
+	/* The completion counter object, which a 6.1 core does not have. */
+	ibdev->driver_def = rxc_cntr_uapi_defs;
+
 	ib_set_device_ops(ibdev, &rxc_dev_ops);
 	err = ib_device_set_netdev(ibdev, rxc->ndev, RXC_PORT);
 	if (err)

@@ -423,12 +423,46 @@ int rxc_query_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
 	return 0;
 }
 
+/*
+ * Counting starts before any work request can complete: attaching is
+ * allowed in RESET and INIT only, so the completion path never sees the
+ * attachment table change under it.
+ */
+int rxc_qp_attach_comp_cntr(struct ib_qp *ibqp, struct ib_comp_cntr *cc,
+			    struct ib_qp_attach_comp_cntr_attr *attr)
+{
+	struct rxc_qp *qp = to_rqp(ibqp);
+	enum ib_qp_state state;
+	int err;
+
+	mutex_lock(&qp->mutex);
+	state = rxc_qp_state(qp);
+	if (state != IB_QPS_RESET && state != IB_QPS_INIT) {
+		rxc_dbg_qp(qp, "attach_comp_cntr: state %d is not RESET or INIT\n",
+			   state);
+		err = -EINVAL;
+	} else {
+		err = ib_comp_cntr_attach(&qp->cntrs, cc, attr->op_mask);
+		if (err)
+			rxc_dbg_qp(qp, "attach_comp_cntr: ops %#x already counted\n",
+				   attr->op_mask);
+	}
+	mutex_unlock(&qp->mutex);
+	return err;
+}
+
 int rxc_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
 {
 	struct rxc_dev *rxc = to_rdev(ibqp->device);
 	struct rxc_qp *qp = to_rqp(ibqp);
 
 	xa_erase(&rxc->qp_xa, ibqp->qp_num);
+	/*
+	 * Core holds the QP exclusively and the transport can no longer
+	 * find it, so no completion runs: the counters may go.  A 6.1 core
+	 * does not know about them, so dropping their use counts is ours.
+	 */
+	ib_comp_cntr_detach_all(&qp->cntrs);
 	rxc_qp_free_queues(qp);
 	mutex_destroy(&qp->mutex);
 	rxc_res_put(rxc, RXC_RES_QP);

@@ -25,10 +25,12 @@ struct rxc_dev;
  * @rdma: the core's entry; core counts the VMAs that map it
  * @buf: vmalloc_user() memory, freed by rxc_mmap_free() once the ring is
  *	 destroyed and the last mapping is gone
+ * @read_only: user space may not map it writable (counter pages)
  */
 struct rxc_mmap_entry {
 	struct rdma_user_mmap_entry rdma;
 	void *buf;
+	bool read_only;
 };
 
 /**

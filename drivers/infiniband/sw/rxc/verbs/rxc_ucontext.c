@@ -15,11 +15,13 @@
 int rxc_alloc_ucontext(struct ib_ucontext *uctx, struct ib_udata *udata)
 {
 	/* librxe sends no driver data and expects none back. */
+	rxc_cntr_pool_init(&to_ruc(uctx)->cntr_pool);
 	return 0;
 }
 
 void rxc_dealloc_ucontext(struct ib_ucontext *uctx)
 {
+	rxc_cntr_pool_destroy(&to_ruc(uctx)->cntr_pool);
 }
 
 /*
@@ -46,6 +48,15 @@ int rxc_mmap(struct ib_ucontext *uctx, struct vm_area_struct *vma)
 		return -EINVAL;
 	}
 	entry = container_of(rdma_entry, struct rxc_mmap_entry, rdma);
+
+	/* Counter values change only through the kernel's updates. */
+	if (entry->read_only) {
+		if (vma->vm_flags & VM_WRITE) {
+			rdma_user_mmap_entry_put(rdma_entry);
+			return -EPERM;
+		}
+		vma->vm_flags &= ~VM_MAYWRITE;
+	}
 
 	err = remap_vmalloc_range(vma, entry->buf, 0);
 	if (err)

@@ -14,12 +14,18 @@
 #include <rdma/ib_verbs.h>
 
 #include "rxc.h"
+#include "counters/rxc_cntr.h"
 #include "net/rxc_net.h"
 #include "transport/rxc_transport.h"
 #include "verbs/rxc_queue.h"
 
+/**
+ * struct rxc_ucontext - a user context
+ * @cntr_pool: the pages holding this context's completion counters
+ */
 struct rxc_ucontext {
 	struct ib_ucontext ibuc;
+	struct rxc_cntr_pool cntr_pool;
 };
 
 struct rxc_pd {
@@ -136,6 +142,8 @@ struct rxc_wq {
  * @rcq: the receive CQ
  * @sq_sig_all: every send WR is signaled
  * @src_port: UDP source port of this QP's packets
+ * @cntrs: the completion counters attached, one per operation bit;
+ *	   changed under @mutex in RESET or INIT only (see ib_comp_cntr.h)
  *
  * Lock order: @mutex, then @state_lock, then a work queue's lock, then a
  * CQ's lock.
@@ -155,6 +163,7 @@ struct rxc_qp {
 	struct rxc_cq *rcq;
 	bool sq_sig_all;
 	u16 src_port;
+	struct ib_comp_cntr_attachments cntrs;
 };
 
 static inline struct rxc_ucontext *to_ruc(struct ib_ucontext *uc)
@@ -251,6 +260,8 @@ int rxc_query_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
 		 struct ib_qp_init_attr *init);
 int rxc_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata);
 enum ib_qp_state rxc_qp_state(struct rxc_qp *qp);
+int rxc_qp_attach_comp_cntr(struct ib_qp *ibqp, struct ib_comp_cntr *cc,
+			    struct ib_qp_attach_comp_cntr_attr *attr);
 
 /* rxc_post.c */
 int rxc_post_send(struct ib_qp *ibqp, const struct ib_send_wr *wr,

@@ -1,0 +1,132 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * Completion counters: which operation bit counts a completion, what it
+ * adds, how values wrap, and the attach rules on one QP's table.
+ */
+#include <kunit/test.h>
+
+#include "counters/rxc_cntr.h"
+
+static void op_bit_maps_sends_receives_writes_and_reads(struct kunit *test)
+{
+	KUNIT_EXPECT_EQ(test, rxc_cntr_op_bit(IB_WC_SEND),
+			(u32)IB_UVERBS_QP_ATTACH_COMP_CNTR_OP_SEND);
+	KUNIT_EXPECT_EQ(test, rxc_cntr_op_bit(IB_WC_RECV),
+			(u32)IB_UVERBS_QP_ATTACH_COMP_CNTR_OP_RECV);
+	KUNIT_EXPECT_EQ(test, rxc_cntr_op_bit(IB_WC_RECV_RDMA_WITH_IMM),
+			(u32)IB_UVERBS_QP_ATTACH_COMP_CNTR_OP_RECV);
+	KUNIT_EXPECT_EQ(test, rxc_cntr_op_bit(IB_WC_RDMA_WRITE),
+			(u32)IB_UVERBS_QP_ATTACH_COMP_CNTR_OP_RDMA_WRITE);
+	KUNIT_EXPECT_EQ(test, rxc_cntr_op_bit(IB_WC_RDMA_READ),
+			(u32)IB_UVERBS_QP_ATTACH_COMP_CNTR_OP_RDMA_READ);
+}
+
+static void op_bit_counts_atomics_as_reads(struct kunit *test)
+{
+	KUNIT_EXPECT_EQ(test, rxc_cntr_op_bit(IB_WC_COMP_SWAP),
+			(u32)IB_UVERBS_QP_ATTACH_COMP_CNTR_OP_RDMA_READ);
+	KUNIT_EXPECT_EQ(test, rxc_cntr_op_bit(IB_WC_FETCH_ADD),
+			(u32)IB_UVERBS_QP_ATTACH_COMP_CNTR_OP_RDMA_READ);
+}
+
+static void op_bit_ignores_local_operations(struct kunit *test)
+{
+	KUNIT_EXPECT_EQ(test, rxc_cntr_op_bit(IB_WC_LOCAL_INV), 0U);
+	KUNIT_EXPECT_EQ(test, rxc_cntr_op_bit(IB_WC_BIND_MW), 0U);
+	KUNIT_EXPECT_EQ(test, rxc_cntr_op_bit(IB_WC_REG_MR), 0U);
+}
+
+static void max_value_is_two_to_the_bits_minus_one(struct kunit *test)
+{
+	KUNIT_EXPECT_EQ(test, rxc_cntr_max_value(1), 1ULL);
+	KUNIT_EXPECT_EQ(test, rxc_cntr_max_value(8), 255ULL);
+	KUNIT_EXPECT_EQ(test, rxc_cntr_max_value(63), U64_MAX >> 1);
+	KUNIT_EXPECT_EQ(test, rxc_cntr_max_value(64), U64_MAX);
+}
+
+static void wrap_add_wraps_modulo_max_value_plus_one(struct kunit *test)
+{
+	KUNIT_EXPECT_EQ(test, rxc_cntr_wrap_add(254, 1, 255), 255ULL);
+	KUNIT_EXPECT_EQ(test, rxc_cntr_wrap_add(255, 1, 255), 0ULL);
+	KUNIT_EXPECT_EQ(test, rxc_cntr_wrap_add(250, 10, 255), 4ULL);
+	KUNIT_EXPECT_EQ(test, rxc_cntr_wrap_add(0, 512 + 3, 255), 3ULL);
+	KUNIT_EXPECT_EQ(test, rxc_cntr_wrap_add(U64_MAX, 2, U64_MAX), 1ULL);
+}
+
+static void bytes_counter_adds_byte_len_and_wrs_counter_adds_one(struct kunit *test)
+{
+	struct rxc_completion c = { .status = IB_WC_SUCCESS, .byte_len = 4096 };
+
+	KUNIT_EXPECT_EQ(test, rxc_cntr_comp_amount(RXC_COMP_CNTR_TYPE_BYTES, &c),
+			4096ULL);
+	KUNIT_EXPECT_EQ(test, rxc_cntr_comp_amount(RXC_COMP_CNTR_TYPE_WRS, &c),
+			1ULL);
+	c.byte_len = 0;
+	KUNIT_EXPECT_EQ(test, rxc_cntr_comp_amount(RXC_COMP_CNTR_TYPE_BYTES, &c),
+			0ULL);
+}
+
+static void attach_fails_with_ebusy_when_masks_overlap(struct kunit *test)
+{
+	const u32 send_recv = IB_UVERBS_QP_ATTACH_COMP_CNTR_OP_SEND |
+			      IB_UVERBS_QP_ATTACH_COMP_CNTR_OP_RECV;
+	const u32 recv_write = IB_UVERBS_QP_ATTACH_COMP_CNTR_OP_RECV |
+			       IB_UVERBS_QP_ATTACH_COMP_CNTR_OP_RDMA_WRITE;
+	const u32 write = IB_UVERBS_QP_ATTACH_COMP_CNTR_OP_RDMA_WRITE;
+	struct ib_comp_cntr_attachments a = {};
+	struct ib_comp_cntr c1 = {}, c2 = {};
+
+	KUNIT_ASSERT_EQ(test, ib_comp_cntr_attach(&a, &c1, send_recv), 0);
+	KUNIT_EXPECT_EQ(test, ib_comp_cntr_attach(&a, &c2, recv_write), -EBUSY);
+	/* A refused attach changes nothing. */
+	KUNIT_EXPECT_NULL(test, ib_comp_cntr_for_op(&a, 4));
+	KUNIT_EXPECT_EQ(test, atomic_read(&c2.usecnt), 0);
+	KUNIT_EXPECT_EQ(test, ib_comp_cntr_attach(&a, &c2, write), 0);
+	KUNIT_EXPECT_PTR_EQ(test, ib_comp_cntr_for_op(&a, 0), &c1);
+	KUNIT_EXPECT_PTR_EQ(test, ib_comp_cntr_for_op(&a, 1), &c1);
+	KUNIT_EXPECT_PTR_EQ(test, ib_comp_cntr_for_op(&a, 4), &c2);
+}
+
+static void attach_counts_one_use_per_qp_and_detach_drops_it(struct kunit *test)
+{
+	const u32 send_read = IB_UVERBS_QP_ATTACH_COMP_CNTR_OP_SEND |
+			      IB_UVERBS_QP_ATTACH_COMP_CNTR_OP_RDMA_READ;
+	const u32 send = IB_UVERBS_QP_ATTACH_COMP_CNTR_OP_SEND;
+	const u32 write = IB_UVERBS_QP_ATTACH_COMP_CNTR_OP_RDMA_WRITE;
+	struct ib_comp_cntr_attachments qp1 = {}, qp2 = {};
+	struct ib_comp_cntr c = {};
+	unsigned int i;
+
+	KUNIT_ASSERT_EQ(test, ib_comp_cntr_attach(&qp1, &c, send_read), 0);
+	KUNIT_ASSERT_EQ(test, ib_comp_cntr_attach(&qp2, &c, send), 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&c.usecnt), 2);
+	/* A second attach of the same counter to qp1 takes no new use. */
+	KUNIT_ASSERT_EQ(test, ib_comp_cntr_attach(&qp1, &c, write), 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&c.usecnt), 2);
+
+	ib_comp_cntr_detach_all(&qp1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&c.usecnt), 1);
+	for (i = 0; i < IB_COMP_CNTR_NUM_OPS; i++)
+		KUNIT_EXPECT_NULL(test, ib_comp_cntr_for_op(&qp1, i));
+	ib_comp_cntr_detach_all(&qp2);
+	KUNIT_EXPECT_EQ(test, atomic_read(&c.usecnt), 0);
+}
+
+static struct kunit_case rxc_cntr_cases[] = {
+	KUNIT_CASE(op_bit_maps_sends_receives_writes_and_reads),
+	KUNIT_CASE(op_bit_counts_atomics_as_reads),
+	KUNIT_CASE(op_bit_ignores_local_operations),
+	KUNIT_CASE(max_value_is_two_to_the_bits_minus_one),
+	KUNIT_CASE(wrap_add_wraps_modulo_max_value_plus_one),
+	KUNIT_CASE(bytes_counter_adds_byte_len_and_wrs_counter_adds_one),
+	KUNIT_CASE(attach_fails_with_ebusy_when_masks_overlap),
+	KUNIT_CASE(attach_counts_one_use_per_qp_and_detach_drops_it),
+	{}
+};
+
+static struct kunit_suite rxc_cntr_suite = {
+	.name = "rxc_cntr",
+	.test_cases = rxc_cntr_cases,
+};
+
+kunit_test_suite(rxc_cntr_suite);
