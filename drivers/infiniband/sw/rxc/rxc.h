@@ -43,6 +43,21 @@ enum rxc_res {
 	RXC_RES_MAX
 };
 
+/* Port counters, shown by "rdma statistic" (verbs/rxc_stats.c). */
+enum rxc_stat {
+	RXC_STAT_COMPLETIONS,
+	RXC_STAT_UNSIGNALED,
+	RXC_STAT_FLUSHED,
+	RXC_STAT_CQ_OVERFLOWS,
+	RXC_STAT_RCV_PACKETS,
+	RXC_STAT_RCV_TRUNCATED,
+	RXC_STAT_RCV_MALFORMED,
+	RXC_STAT_RCV_ICRC_ERRORS,
+	RXC_STAT_RCV_NO_QP,
+	RXC_STAT_RCV_UNHANDLED,
+	RXC_NUM_STATS
+};
+
 /**
  * struct rxc_limits - per-device limits, fixed when the device is created
  *
@@ -85,7 +100,7 @@ struct rxc_limits {
  * @udp: the RoCEv2 sockets of the netdev's namespace (net/rxc_udp.c)
  * @port_active: last port state reported to core, swapped atomically by
  *		 the netdev notifier so each change raises one event
- * @stats: completion statistics, updated locklessly
+ * @stats: port counters (enum rxc_stat), updated locklessly
  */
 struct rxc_dev {
 	struct ib_device ib_dev;
@@ -101,18 +116,7 @@ struct rxc_dev {
 	struct xarray srq_xa;
 	struct rxc_udp *udp;
 	int port_active;
-	struct {
-		atomic64_t completions;
-		atomic64_t unsignaled;
-		atomic64_t flushed;
-		atomic64_t cq_overflows;
-		atomic64_t rcv_packets;
-		atomic64_t rcv_truncated;
-		atomic64_t rcv_malformed;
-		atomic64_t rcv_icrc_errors;
-		atomic64_t rcv_no_qp;
-		atomic64_t rcv_unhandled;
-	} stats;
+	atomic64_t stats[RXC_NUM_STATS];
 };
 
 static inline struct rxc_dev *to_rdev(struct ib_device *ibdev)
@@ -143,6 +147,11 @@ static inline struct rxc_dev *to_rdev(struct ib_device *ibdev)
 		ibdev_dbg(__ibcq->device, "cq %p: " fmt, __ibcq,	\
 			  ##__VA_ARGS__);				\
 	} while (0)
+
+static inline void rxc_stat_inc(struct rxc_dev *rxc, enum rxc_stat stat)
+{
+	atomic64_inc(&rxc->stats[stat]);
+}
 
 int rxc_res_get(struct rxc_dev *rxc, enum rxc_res res);
 void rxc_res_put(struct rxc_dev *rxc, enum rxc_res res);

@@ -73,16 +73,16 @@ static void rxc_recv_count_drop(struct rxc_dev *rxc, int err)
 {
 	switch (err) {
 	case -EMSGSIZE:
-		atomic64_inc(&rxc->stats.rcv_truncated);
+		rxc_stat_inc(rxc, RXC_STAT_RCV_TRUNCATED);
 		break;
 	case -EILSEQ:
-		atomic64_inc(&rxc->stats.rcv_icrc_errors);
+		rxc_stat_inc(rxc, RXC_STAT_RCV_ICRC_ERRORS);
 		break;
 	case -ENOENT:
-		atomic64_inc(&rxc->stats.rcv_no_qp);
+		rxc_stat_inc(rxc, RXC_STAT_RCV_NO_QP);
 		break;
 	default:
-		atomic64_inc(&rxc->stats.rcv_malformed);
+		rxc_stat_inc(rxc, RXC_STAT_RCV_MALFORMED);
 		break;
 	}
 }
@@ -101,7 +101,7 @@ void rxc_recv(struct sk_buff *skb)
 	if (!rxc)
 		goto free;
 
-	atomic64_inc(&rxc->stats.rcv_packets);
+	rxc_stat_inc(rxc, RXC_STAT_RCV_PACKETS);
 	err = rxc_recv_check(skb, &pkt);
 	if (!err && !xa_load(&rxc->qp_xa, rxc_bth_qpn(pkt.bth)))
 		err = -ENOENT;
@@ -110,7 +110,7 @@ void rxc_recv(struct sk_buff *skb)
 		rxc_dbg(rxc, "dropped a packet (%d)\n", err);
 	} else {
 		/* The responder and completer take over here (next step). */
-		atomic64_inc(&rxc->stats.rcv_unhandled);
+		rxc_stat_inc(rxc, RXC_STAT_RCV_UNHANDLED);
 	}
 	ib_device_put(&rxc->ib_dev);
 free:

@@ -49,13 +49,13 @@ void rxc_complete_wr(struct rxc_qp *qp, const struct rxc_completion *c)
 {
 	struct rxc_dev *rxc = to_rdev(qp->ibqp.device);
 
-	atomic64_inc(&rxc->stats.completions);
+	rxc_stat_inc(rxc, RXC_STAT_COMPLETIONS);
 	if (c->status == IB_WC_WR_FLUSH_ERR)
-		atomic64_inc(&rxc->stats.flushed);
+		rxc_stat_inc(rxc, RXC_STAT_FLUSHED);
 	rxc_cntr_complete(qp, c);
 
 	if (c->status == IB_WC_SUCCESS && !c->signaled) {
-		atomic64_inc(&rxc->stats.unsignaled);
+		rxc_stat_inc(rxc, RXC_STAT_UNSIGNALED);
 		return;
 	}
 	rxc_cq_post(c->recv ? qp->rcq : qp->scq, qp, c);

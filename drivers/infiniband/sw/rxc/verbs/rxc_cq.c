@@ -28,37 +28,13 @@ static int rxc_cq_check_size(struct rxc_dev *rxc, int cqe)
 	return 0;
 }
 
-/* Allocate a ring for @cqe entries and, for user CQs, map it. */
-static int rxc_cq_ring_alloc(struct rxc_cq *cq, struct rxc_queue *q, int cqe,
-			     struct ib_udata *udata, struct mminfo *mi)
-{
-	struct rxc_ucontext *uctx;
-	u32 n = cqe;
-	int err;
-
-	err = rxc_queue_init(q, &n, rxc_cqe_size(cq->is_user), false,
-			     cq->is_user);
-	if (err)
-		return err;
-
-	if (cq->is_user) {
-		uctx = rdma_udata_to_drv_context(udata, struct rxc_ucontext,
-						 ibuc);
-		err = rxc_queue_map(q, &uctx->ibuc, mi);
-		if (err) {
-			rxc_queue_free(q);
-			return err;
-		}
-	}
-	return 0;
-}
-
 int rxc_create_cq(struct ib_cq *ibcq, const struct ib_cq_init_attr *attr,
 		  struct ib_udata *udata)
 {
 	struct rxc_dev *rxc = to_rdev(ibcq->device);
 	struct rxc_cq *cq = to_rcq(ibcq);
 	struct rxe_create_cq_resp resp = {};
+	u32 n;
 	int err;
 
 	if (attr->flags) {
@@ -80,7 +56,9 @@ int rxc_create_cq(struct ib_cq *ibcq, const struct ib_cq_init_attr *attr,
 
 	spin_lock_init(&cq->lock);
 	cq->is_user = !!udata;
-	err = rxc_cq_ring_alloc(cq, &cq->q, attr->cqe, udata, &resp.mi);
+	n = attr->cqe;
+	err = rxc_queue_create(&cq->q, &n, rxc_cqe_size(cq->is_user),
+			       RXC_QUEUE_TO_USER, udata, &resp.mi);
 	if (err)
 		goto err_res;
 
@@ -112,6 +90,7 @@ int rxc_resize_cq(struct ib_cq *ibcq, int cqe, struct ib_udata *udata)
 	struct rxe_resize_cq_resp resp = {};
 	struct rxc_queue q, old;
 	unsigned long flags;
+	u32 n;
 	int err;
 
 	err = rxc_cq_check_size(rxc, cqe);
@@ -122,7 +101,9 @@ int rxc_resize_cq(struct ib_cq *ibcq, int cqe, struct ib_udata *udata)
 		return -EINVAL;
 	}
 
-	err = rxc_cq_ring_alloc(cq, &q, cqe, udata, &resp.mi);
+	n = cqe;
+	err = rxc_queue_create(&q, &n, rxc_cqe_size(cq->is_user),
+			       RXC_QUEUE_TO_USER, udata, &resp.mi);
 	if (err)
 		return err;
 
@@ -192,7 +173,7 @@ static void rxc_cq_overflow(struct rxc_cq *cq)
 		.event = IB_EVENT_CQ_ERR,
 	};
 
-	atomic64_inc(&to_rdev(cq->ibcq.device)->stats.cq_overflows);
+	rxc_stat_inc(to_rdev(cq->ibcq.device), RXC_STAT_CQ_OVERFLOWS);
 	rxc_dbg_cq(cq, "overflow, completion dropped\n");
 	if (cq->ibcq.event_handler)
 		cq->ibcq.event_handler(&ev, cq->ibcq.cq_context);

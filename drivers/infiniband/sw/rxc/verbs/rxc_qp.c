@@ -81,19 +81,9 @@ static int rxc_qp_check_init(struct rxc_dev *rxc, struct ib_qp_init_attr *init,
 static int rxc_wq_alloc(struct rxc_wq *wq, u32 *max_wr, u32 wqe_size,
 			struct ib_udata *udata, struct mminfo *mi)
 {
-	struct rxc_ucontext *uctx =
-		rdma_udata_to_drv_context(udata, struct rxc_ucontext, ibuc);
-	int err;
-
 	spin_lock_init(&wq->lock);
-	err = rxc_queue_init(&wq->q, max_wr, wqe_size, !!udata, false);
-	if (err || !udata)
-		return err;
-
-	err = rxc_queue_map(&wq->q, &uctx->ibuc, mi);
-	if (err)
-		rxc_queue_free(&wq->q);
-	return err;
+	return rxc_queue_create(&wq->q, max_wr, wqe_size, RXC_QUEUE_TO_KERNEL,
+				udata, mi);
 }
 
 /*

@@ -9,8 +9,10 @@
 #include <linux/vmalloc.h>
 #include <kunit/visibility.h>
 
+#include <rdma/uverbs_ioctl.h>
+
 #include "rxc.h"
-#include "rxc_queue.h"
+#include "rxc_verbs.h"
 
 /* Rings larger than this are refused rather than attempted. */
 #define RXC_QUEUE_MAX_BYTES	BIT_ULL(30)
@@ -107,6 +109,35 @@ int rxc_queue_map(struct rxc_queue *q, struct ib_ucontext *uctx,
 	mi->size = q->size;
 	mi->pad = 0;
 	return 0;
+}
+
+/**
+ * rxc_queue_create - allocate a ring, mapped for user space with @udata
+ * @q: the ring to set up
+ * @num_elem: in: elements requested; out: the ring's real capacity
+ * @elem_size: bytes per element
+ * @dir: which side produces: with @udata, that side is user space
+ * @udata: the user verb's data, or NULL for a kernel object
+ * @mi: set to what user space passes to mmap() (with @udata)
+ */
+int rxc_queue_create(struct rxc_queue *q, u32 *num_elem, u32 elem_size,
+		     enum rxc_queue_dir dir, struct ib_udata *udata,
+		     struct mminfo *mi)
+{
+	struct rxc_ucontext *uctx;
+	int err;
+
+	err = rxc_queue_init(q, num_elem, elem_size,
+			     udata && dir == RXC_QUEUE_TO_KERNEL,
+			     udata && dir == RXC_QUEUE_TO_USER);
+	if (err || !udata)
+		return err;
+
+	uctx = rdma_udata_to_drv_context(udata, struct rxc_ucontext, ibuc);
+	err = rxc_queue_map(q, &uctx->ibuc, mi);
+	if (err)
+		rxc_queue_free(q);
+	return err;
 }
 
 void rxc_queue_free(struct rxc_queue *q)

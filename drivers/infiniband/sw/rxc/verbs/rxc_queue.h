@@ -76,10 +76,19 @@ static inline bool rxc_q_full(u32 prod, u32 cons, u32 mask)
 
 int rxc_q_geometry(u32 num_elem, u32 elem_size, u32 *slots, u32 *log2_elem);
 
+/* Which way a ring's elements flow. */
+enum rxc_queue_dir {
+	RXC_QUEUE_TO_KERNEL,	/* work queues: the poster produces */
+	RXC_QUEUE_TO_USER,	/* CQs: the kernel produces */
+};
+
 int rxc_queue_init(struct rxc_queue *q, u32 *num_elem, u32 elem_size,
 		   bool user_prod, bool user_cons);
 int rxc_queue_map(struct rxc_queue *q, struct ib_ucontext *uctx,
 		  struct mminfo *mi);
+int rxc_queue_create(struct rxc_queue *q, u32 *num_elem, u32 elem_size,
+		     enum rxc_queue_dir dir, struct ib_udata *udata,
+		     struct mminfo *mi);
 void rxc_queue_free(struct rxc_queue *q);
 void rxc_queue_refresh(struct rxc_queue *q);
 int rxc_queue_copy(struct rxc_queue *dst, struct rxc_queue *src);

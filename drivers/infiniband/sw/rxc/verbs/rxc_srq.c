@@ -24,25 +24,6 @@ static int rxc_srq_check_max_wr(struct rxc_dev *rxc, u32 max_wr)
 	return 0;
 }
 
-static int rxc_srq_ring_alloc(struct rxc_srq *srq, struct rxc_queue *q,
-			      u32 *max_wr, struct ib_udata *udata,
-			      struct mminfo *mi)
-{
-	struct rxc_ucontext *uctx;
-	int err;
-
-	err = rxc_queue_init(q, max_wr, rxc_srq_wqe_size(srq->max_sge),
-			     !!udata, false);
-	if (err || !udata)
-		return err;
-
-	uctx = rdma_udata_to_drv_context(udata, struct rxc_ucontext, ibuc);
-	err = rxc_queue_map(q, &uctx->ibuc, mi);
-	if (err)
-		rxc_queue_free(q);
-	return err;
-}
-
 int rxc_create_srq(struct ib_srq *ibsrq, struct ib_srq_init_attr *init,
 		   struct ib_udata *udata)
 {
@@ -76,7 +57,9 @@ int rxc_create_srq(struct ib_srq *ibsrq, struct ib_srq_init_attr *init,
 
 	spin_lock_init(&srq->lock);
 	srq->max_sge = attr->max_sge;
-	err = rxc_srq_ring_alloc(srq, &srq->q, &attr->max_wr, udata, &resp.mi);
+	err = rxc_queue_create(&srq->q, &attr->max_wr,
+			       rxc_srq_wqe_size(srq->max_sge),
+			       RXC_QUEUE_TO_KERNEL, udata, &resp.mi);
 	if (err)
 		goto err_res;
 
@@ -128,7 +111,8 @@ static int rxc_srq_resize(struct rxc_srq *srq, u32 max_wr,
 			return err;
 	}
 
-	err = rxc_srq_ring_alloc(srq, &q, &max_wr, udata, &mi);
+	err = rxc_queue_create(&q, &max_wr, rxc_srq_wqe_size(srq->max_sge),
+			       RXC_QUEUE_TO_KERNEL, udata, &mi);
 	if (err)
 		return err;
 	if (max_wr < srq->limit) {

@@ -8,20 +8,6 @@
 #include "rxc.h"
 #include "rxc_verbs.h"
 
-enum rxc_stat {
-	RXC_STAT_COMPLETIONS,
-	RXC_STAT_UNSIGNALED,
-	RXC_STAT_FLUSHED,
-	RXC_STAT_CQ_OVERFLOWS,
-	RXC_STAT_RCV_PACKETS,
-	RXC_STAT_RCV_TRUNCATED,
-	RXC_STAT_RCV_MALFORMED,
-	RXC_STAT_RCV_ICRC_ERRORS,
-	RXC_STAT_RCV_NO_QP,
-	RXC_STAT_RCV_UNHANDLED,
-	RXC_NUM_STATS
-};
-
 static const struct rdma_stat_desc rxc_stat_descs[RXC_NUM_STATS] = {
 	[RXC_STAT_COMPLETIONS].name = "completions",
 	[RXC_STAT_UNSIGNALED].name = "completions_unsignaled",
@@ -46,24 +32,9 @@ int rxc_get_hw_stats(struct ib_device *ibdev, struct rdma_hw_stats *stats,
 		     u32 port, int index)
 {
 	struct rxc_dev *rxc = to_rdev(ibdev);
+	int i;
 
-	stats->value[RXC_STAT_COMPLETIONS] =
-		atomic64_read(&rxc->stats.completions);
-	stats->value[RXC_STAT_UNSIGNALED] =
-		atomic64_read(&rxc->stats.unsignaled);
-	stats->value[RXC_STAT_FLUSHED] = atomic64_read(&rxc->stats.flushed);
-	stats->value[RXC_STAT_CQ_OVERFLOWS] =
-		atomic64_read(&rxc->stats.cq_overflows);
-	stats->value[RXC_STAT_RCV_PACKETS] =
-		atomic64_read(&rxc->stats.rcv_packets);
-	stats->value[RXC_STAT_RCV_TRUNCATED] =
-		atomic64_read(&rxc->stats.rcv_truncated);
-	stats->value[RXC_STAT_RCV_MALFORMED] =
-		atomic64_read(&rxc->stats.rcv_malformed);
-	stats->value[RXC_STAT_RCV_ICRC_ERRORS] =
-		atomic64_read(&rxc->stats.rcv_icrc_errors);
-	stats->value[RXC_STAT_RCV_NO_QP] = atomic64_read(&rxc->stats.rcv_no_qp);
-	stats->value[RXC_STAT_RCV_UNHANDLED] =
-		atomic64_read(&rxc->stats.rcv_unhandled);
+	for (i = 0; i < RXC_NUM_STATS; i++)
+		stats->value[i] = atomic64_read(&rxc->stats[i]);
 	return RXC_NUM_STATS;
 }
