@@ -92,13 +92,6 @@ static void rxc_dealloc_driver(struct ib_device *ibdev)
 	dev_put(rxc->ndev);
 }
 
-/* Tear down a device that never reached the list or registration. */
-static void rxc_dealloc_unlisted(struct rxc_dev *rxc)
-{
-	rxc_dealloc_driver(&rxc->ib_dev);
-	ib_dealloc_device(&rxc->ib_dev);
-}
-
 static const struct ib_device_ops rxc_main_ops = {
 	.dealloc_driver = rxc_dealloc_driver,
 };
@@ -163,7 +156,8 @@ static int rxc_newlink(const char *ibdev_name, struct net_device *ndev)
 	if (IS_ERR(rxc->udp)) {
 		err = PTR_ERR(rxc->udp);
 		rxc->udp = NULL;
-		rxc_dealloc_unlisted(rxc);
+		/* Runs rxc_dealloc_driver(), which undoes rxc_dev_init(). */
+		ib_dealloc_device(&rxc->ib_dev);
 		return err;
 	}
 
@@ -179,8 +173,8 @@ static int rxc_newlink(const char *ibdev_name, struct net_device *ndev)
 	if (err) {
 		pr_err("rdma_rxc: %s: registration failed (%d)\n",
 		       ibdev_name, err);
-		/* Unregistered devices are torn down here, not by core. */
-		rxc_dealloc_unlisted(rxc);
+		/* Runs rxc_dealloc_driver(), which undoes rxc_dev_init(). */
+		ib_dealloc_device(&rxc->ib_dev);
 	}
 	return err;
 }
