@@ -5,6 +5,12 @@
  * Devices share RDMA_DRIVER_RXE with rdma_rxe so that librxe binds to them,
  * which means ib_unregister_driver() would also remove rdma_rxe's devices.
  * rxc therefore tracks its own devices and unregisters them one by one.
+ *
+ * For the same reason rxc never calls ib_device_set_netdev(): rdma_rxe
+ * finds its device for a netdev with ib_device_get_by_netdev(ndev,
+ * RDMA_DRIVER_RXE) and would take an rxc device for one of its own.  rxc
+ * reports its netdev through the get_netdev op instead and looks devices
+ * up in its own list.
  */
 #include <linux/if_arp.h>
 #include <linux/module.h>
@@ -16,7 +22,7 @@
 #include "net/rxc_net.h"
 #include "verbs/rxc_verbs.h"
 
-/* Protects rxc_dev_list. */
+/* Serializes changes to rxc_dev_list; readers walk it under RCU. */
 static DEFINE_MUTEX(rxc_dev_list_lock);
 static LIST_HEAD(rxc_dev_list);
 
@@ -52,24 +58,27 @@ void rxc_res_put(struct rxc_dev *rxc, enum rxc_res res)
 }
 
 /**
- * rxc_dev_get_by_netdev - the rxc device bound to @ndev, if any
+ * rxc_dev_get_by_netdev - the registered rxc device bound to @ndev, if any
  * @ndev: the netdev
  *
+ * Any context (the receive path calls it in softirq).
+ *
  * Return: the device with a reference (drop it with ib_device_put()), or
- * NULL.  Devices of rdma_rxe on the same netdev are not returned.
+ * NULL.
  */
 struct rxc_dev *rxc_dev_get_by_netdev(struct net_device *ndev)
 {
-	struct ib_device *ibdev;
+	struct rxc_dev *rxc, *found = NULL;
 
-	ibdev = ib_device_get_by_netdev(ndev, RDMA_DRIVER_RXE);
-	if (!ibdev)
-		return NULL;
-	if (ibdev->ops.owner != THIS_MODULE) {
-		ib_device_put(ibdev);
-		return NULL;
+	rcu_read_lock();
+	list_for_each_entry_rcu(rxc, &rxc_dev_list, list) {
+		if (rxc->ndev == ndev && ib_device_try_get(&rxc->ib_dev)) {
+			found = rxc;
+			break;
+		}
 	}
-	return to_rdev(ibdev);
+	rcu_read_unlock();
+	return found;
 }
 
 /* Called by core once the device is unregistered and unused. */
@@ -77,9 +86,13 @@ static void rxc_dealloc_driver(struct ib_device *ibdev)
 {
 	struct rxc_dev *rxc = to_rdev(ibdev);
 
-	mutex_lock(&rxc_dev_list_lock);
-	list_del_init(&rxc->list);
-	mutex_unlock(&rxc_dev_list_lock);
+	/* A device that failed before registration was never listed. */
+	if (!list_empty(&rxc->list)) {
+		mutex_lock(&rxc_dev_list_lock);
+		list_del_rcu(&rxc->list);
+		mutex_unlock(&rxc_dev_list_lock);
+		synchronize_rcu();
+	}
 
 	WARN_ON(!xa_empty(&rxc->qp_xa) || !xa_empty(&rxc->key_xa) ||
 		!xa_empty(&rxc->ah_xa) || !xa_empty(&rxc->srq_xa));
@@ -118,6 +131,7 @@ static void rxc_dev_init(struct rxc_dev *rxc, struct net_device *ndev)
 static int rxc_check_netdev(const char *ibdev_name, struct net_device *ndev)
 {
 	struct ib_device *other;
+	struct rxc_dev *rxc;
 
 	if (ndev->type != ARPHRD_ETHER) {
 		pr_err("rdma_rxc: %s: %s is not an Ethernet device\n",
@@ -125,8 +139,12 @@ static int rxc_check_netdev(const char *ibdev_name, struct net_device *ndev)
 		return -EINVAL;
 	}
 
-	/* rdma_rxe and rxc devices alike: one soft-RoCE device per netdev. */
+	/* One soft-RoCE device per netdev, rdma_rxe's or rxc's. */
 	other = ib_device_get_by_netdev(ndev, RDMA_DRIVER_RXE);
+	if (!other) {
+		rxc = rxc_dev_get_by_netdev(ndev);
+		other = rxc ? &rxc->ib_dev : NULL;
+	}
 	if (other) {
 		pr_err("rdma_rxc: %s: %s already carries RDMA device %s\n",
 		       ibdev_name, netdev_name(ndev), dev_name(&other->dev));
@@ -166,7 +184,7 @@ static int rxc_newlink(const char *ibdev_name, struct net_device *ndev)
 	 * unregister the device at any time, and dealloc_driver unlists it.
 	 */
 	mutex_lock(&rxc_dev_list_lock);
-	list_add_tail(&rxc->list, &rxc_dev_list);
+	list_add_tail_rcu(&rxc->list, &rxc_dev_list);
 	mutex_unlock(&rxc_dev_list_lock);
 
 	err = rxc_device_register(rxc, ibdev_name);

@@ -127,6 +127,19 @@ static int rxc_modify_device(struct ib_device *ibdev, int mask,
 	return 0;
 }
 
+/*
+ * The legacy way to name a port's netdev, on purpose: see rxc_main.c for
+ * why rxc stays out of core's netdev-to-device table.  Core drops the
+ * reference.
+ */
+static struct net_device *rxc_get_netdev(struct ib_device *ibdev, u32 port)
+{
+	struct net_device *ndev = to_rdev(ibdev)->ndev;
+
+	dev_hold(ndev);
+	return ndev;
+}
+
 static enum rdma_link_layer rxc_get_link_layer(struct ib_device *ibdev,
 					       u32 port)
 {
@@ -159,6 +172,7 @@ static const struct ib_device_ops rxc_dev_ops = {
 	.get_dma_mr = rxc_get_dma_mr,
 	.get_hw_stats = rxc_get_hw_stats,
 	.get_link_layer = rxc_get_link_layer,
+	.get_netdev = rxc_get_netdev,
 	.get_port_immutable = rxc_get_port_immutable,
 	.mmap = rxc_mmap,
 	.mmap_free = rxc_mmap_free,
@@ -196,7 +210,6 @@ static const struct ib_device_ops rxc_dev_ops = {
 int rxc_device_register(struct rxc_dev *rxc, const char *name)
 {
 	struct ib_device *ibdev = &rxc->ib_dev;
-	int err;
 
 	strscpy(ibdev->node_desc, RXC_DRV_NAME, sizeof(ibdev->node_desc));
 	ibdev->node_type = RDMA_NODE_IB_CA;
@@ -217,9 +230,5 @@ int rxc_device_register(struct rxc_dev *rxc, const char *name)
 	ibdev->driver_def = rxc_cntr_uapi_defs;
 
 	ib_set_device_ops(ibdev, &rxc_dev_ops);
-	err = ib_device_set_netdev(ibdev, rxc->ndev, RXC_PORT);
-	if (err)
-		return err;
-
 	return ib_register_device(ibdev, name, NULL);
 }
