@@ -8,7 +8,6 @@
  * from the transport, process context from flushes), hence irqsave.
  */
 #include <rdma/ib_user_verbs.h>
-#include <rdma/uverbs_ioctl.h>
 
 #include "rxc.h"
 #include "rxc_verbs.h"

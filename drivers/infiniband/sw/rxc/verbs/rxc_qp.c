@@ -5,7 +5,6 @@
  * under qp->mutex; the transport reads the state under qp->state_lock.
  */
 #include <rdma/ib_user_verbs.h>
-#include <rdma/uverbs_ioctl.h>
 
 #include "rxc.h"
 #include "rxc_verbs.h"

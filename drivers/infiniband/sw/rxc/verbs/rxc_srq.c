@@ -4,7 +4,6 @@
  * responder consumes under srq->lock.  Verbs here run in process context.
  */
 #include <rdma/ib_user_verbs.h>
-#include <rdma/uverbs_ioctl.h>
 
 #include "rxc.h"
 #include "rxc_verbs.h"
