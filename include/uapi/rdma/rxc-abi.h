@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: ((GPL-2.0 WITH Linux-syscall-note) OR Linux-OpenIB) */
 /*
  * rxc driver ABI beyond the rxe ABI (<rdma/rdma_user_rxe.h>): the
- * driver-namespace attributes of the completion counter object.
+ * driver-namespace attributes and methods of the completion counter object.
  *
  * Every structure has explicit padding and a comp_mask; reserved fields
  * and unknown comp_mask bits must be zero and are rejected otherwise, so
@@ -48,6 +48,49 @@ struct rxc_comp_cntr_create_resp {
 	__u32 comp_offset;
 	__u32 err_offset;
 	__aligned_u64 reserved;
+};
+
+/*
+ * Driver methods of UVERBS_OBJECT_COMP_CNTR: waiting for a counter.
+ *
+ * WAIT blocks until the completion value reaches a threshold or the error
+ * value differs from a baseline, whichever comes first.  NOTIFY arms an
+ * eventfd with the same condition, so that many counters can be waited for
+ * with poll() or epoll; the eventfd is signalled once per arming.
+ */
+enum rxc_comp_cntr_methods {
+	RXC_METHOD_COMP_CNTR_WAIT = (1U << UVERBS_ID_NS_SHIFT),
+	RXC_METHOD_COMP_CNTR_NOTIFY,
+};
+
+enum rxc_comp_cntr_wait_attrs {
+	/* the counter (IDR, read access) */
+	RXC_ATTR_COMP_CNTR_WAIT_HANDLE = (1U << UVERBS_ID_NS_SHIFT),
+	/* u64: return once the completion value is at least this */
+	RXC_ATTR_COMP_CNTR_WAIT_THRESHOLD,
+	/* u64, optional: return once the error value differs from this;
+	 * absent means the error value when the call starts
+	 */
+	RXC_ATTR_COMP_CNTR_WAIT_ERR_BASE,
+	/* u32: give up with ETIMEDOUT after this many milliseconds */
+	RXC_ATTR_COMP_CNTR_WAIT_TIMEOUT_MS,
+	/* out, u64, optional: the completion value seen last */
+	RXC_ATTR_COMP_CNTR_WAIT_COMP_VALUE,
+	/* out, u64, optional: the error value seen last */
+	RXC_ATTR_COMP_CNTR_WAIT_ERR_VALUE,
+};
+
+enum rxc_comp_cntr_notify_attrs {
+	/* the counter (IDR, read access) */
+	RXC_ATTR_COMP_CNTR_NOTIFY_HANDLE = (1U << UVERBS_ID_NS_SHIFT),
+	/* s32: an eventfd to signal; -1 disarms */
+	RXC_ATTR_COMP_CNTR_NOTIFY_EVENTFD,
+	/* u64: signal once the completion value is at least this */
+	RXC_ATTR_COMP_CNTR_NOTIFY_THRESHOLD,
+	/* u64, optional: signal once the error value differs from this;
+	 * absent means the error value when the call is made
+	 */
+	RXC_ATTR_COMP_CNTR_NOTIFY_ERR_BASE,
 };
 
 #endif /* RXC_ABI_USER_H */

@@ -110,7 +110,7 @@ void rxc_recv(struct sk_buff *skb)
 		rxc_dbg(rxc, "dropped a packet (%d)\n", err);
 	} else {
 		/* The responder and completer take over here (next step). */
-		rxc_stat_inc(rxc, RXC_STAT_RCV_UNHANDLED);
+		rxc_stat_inc(rxc, RXC_STAT_RCV_QP_DROPPED);
 	}
 	ib_device_put(&rxc->ib_dev);
 free:
