@@ -226,17 +226,24 @@ static int __init rxc_module_init(void)
 {
 	int err;
 
-	err = rxc_udp_init();
+	err = rxc_transport_init();
 	if (err)
 		return err;
+	err = rxc_udp_init();
+	if (err)
+		goto err_transport;
 	err = rxc_netdev_notifier_register();
-	if (err) {
-		rxc_udp_exit();
-		return err;
-	}
+	if (err)
+		goto err_udp;
 	rdma_link_register(&rxc_link_ops);
 	pr_info("rdma_rxc: loaded\n");
 	return 0;
+
+err_udp:
+	rxc_udp_exit();
+err_transport:
+	rxc_transport_exit();
+	return err;
 }
 
 static void __exit rxc_module_exit(void)
@@ -246,6 +253,7 @@ static void __exit rxc_module_exit(void)
 	rxc_unregister_all();
 	rxc_netdev_notifier_unregister();
 	rxc_udp_exit();
+	rxc_transport_exit();
 	pr_info("rdma_rxc: unloaded\n");
 }
 

@@ -71,6 +71,12 @@ void rxc_udp_exit(void);
 /* rxc_recv.c */
 void rxc_recv(struct sk_buff *skb);
 
+/* rxc_xmit.c */
+struct sk_buff *rxc_pkt_new(struct rxc_dev *rxc, const struct rxc_av *av,
+			    unsigned int len);
+int rxc_pkt_send(struct rxc_dev *rxc, const struct rxc_av *av, u16 sport,
+		 struct sk_buff *skb);
+
 /* rxc_netdev.c */
 int rxc_netdev_notifier_register(void);
 void rxc_netdev_notifier_unregister(void);

@@ -3,7 +3,8 @@
  * Receiving RoCEv2 packets: from the UDP socket to a validated packet and
  * its destination QP.
  *
- * Runs in softirq context, once per UDP datagram for port 4791.  Nothing
+ * Runs in softirq context, once per UDP datagram for port 4791 (and for
+ * looped-back packets, see rxc_xmit.c).  Nothing
  * in a packet is trusted: the UDP length, the ICRC, every header length and
  * the destination QP are checked before the transport sees the packet, and
  * each reason to drop one has its own counter.
@@ -17,6 +18,7 @@
 #include "rxc.h"
 #include "rxc_hdr.h"
 #include "rxc_net.h"
+#include "verbs/rxc_verbs.h"
 
 /* Make the IP header to the end of the RoCE packet linear, and check it. */
 static int rxc_recv_frame(struct sk_buff *skb, unsigned int *roce_len)
@@ -87,6 +89,26 @@ static void rxc_recv_count_drop(struct rxc_dev *rxc, int err)
 	}
 }
 
+/*
+ * Hand @skb to its QP's task.  Holding the QP table's lock keeps the QP
+ * alive until it is queued: destroy_qp unpublishes the QP under that
+ * lock, then stops the task and purges its queues.
+ */
+static int rxc_recv_deliver(struct rxc_dev *rxc, struct sk_buff *skb,
+			    const struct rxc_pkt_info *pkt)
+{
+	struct rxc_qp *qp;
+
+	xa_lock(&rxc->qp_xa);
+	qp = xa_load(&rxc->qp_xa, rxc_bth_qpn(pkt->bth));
+	if (qp) {
+		*rxc_skb_pkt(skb) = *pkt;
+		rxc_qp_deliver(qp, skb);
+	}
+	xa_unlock(&rxc->qp_xa);
+	return qp ? 0 : -ENOENT;
+}
+
 /**
  * rxc_recv - take one RoCEv2 datagram from the UDP socket
  * @skb: the datagram, data at the UDP header; consumed
@@ -103,16 +125,13 @@ void rxc_recv(struct sk_buff *skb)
 
 	rxc_stat_inc(rxc, RXC_STAT_RCV_PACKETS);
 	err = rxc_recv_check(skb, &pkt);
-	if (!err && !xa_load(&rxc->qp_xa, rxc_bth_qpn(pkt.bth)))
-		err = -ENOENT;
-	if (err) {
-		rxc_recv_count_drop(rxc, err);
-		rxc_dbg(rxc, "dropped a packet (%d)\n", err);
-	} else {
-		/* The responder and completer take over here (next step). */
-		rxc_stat_inc(rxc, RXC_STAT_RCV_QP_DROPPED);
-	}
+	if (!err)
+		err = rxc_recv_deliver(rxc, skb, &pkt);
 	ib_device_put(&rxc->ib_dev);
+	if (!err)
+		return;
+	rxc_recv_count_drop(rxc, err);
+	rxc_dbg(rxc, "dropped a packet (%d)\n", err);
 free:
 	kfree_skb(skb);
 }

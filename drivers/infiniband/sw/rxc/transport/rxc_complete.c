@@ -5,8 +5,8 @@
  * attached to a QP (statistics, and completion counters) sees unsignaled
  * and flushed work requests too.
  *
- * Contexts: softirq (requester, responder, completer) and process
- * (flushes from modify_qp and the send doorbell).
+ * Context: the QP task (rxc_task.c), which runs the requester, the
+ * responder and the completer, and flushes the queues of a QP in ERR.
  */
 #include <rdma/ib_verbs.h>
 
@@ -27,6 +27,7 @@ static const u8 rxc_wc_opcode[] = {
 	[IB_WR_BIND_MW] = IB_WC_BIND_MW,
 	[IB_WR_SEND_WITH_INV] = IB_WC_SEND,
 	[IB_WR_RDMA_READ_WITH_INV] = IB_WC_RDMA_READ,
+	[RXC_WR_ATOMIC_WRITE] = RXC_WC_ATOMIC_WRITE,
 };
 
 /* Opcodes come from user-writable WQEs: unknown ones map to SEND. */

@@ -1,14 +1,34 @@
 /* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /*
- * Transport: requester, responder and completer, and the single path
- * through which every work request is retired.
+ * Transport: requester, responder and completer, the QP task that runs
+ * them, and the single path through which every work request is retired.
+ *
+ * Each QP has one task (a work item).  The task alone touches the QP's
+ * transport state (struct rxc_req, struct rxc_resp), so that state needs
+ * no lock: other contexts only queue packets for the task, set flag bits
+ * and schedule it.  See Documentation/rxc.rst, "Transport".
  */
 #ifndef RXC_TRANSPORT_H
 #define RXC_TRANSPORT_H
 
+#include <linux/skbuff.h>
+#include <linux/timer.h>
+#include <linux/workqueue.h>
 #include <rdma/ib_verbs.h>
+#include <rdma/rdma_user_rxe.h>
+
+#include "net/rxc_hdr.h"
+#include "net/rxc_net.h"
 
 struct rxc_qp;
+
+/*
+ * Work request and completion opcodes of ATOMIC_WRITE: the uverbs numbers
+ * (IBV_WR_ATOMIC_WRITE, IBV_WC_ATOMIC_WRITE), which a 6.1 ib_verbs.h
+ * predates.
+ */
+#define RXC_WR_ATOMIC_WRITE	15
+#define RXC_WC_ATOMIC_WRITE	9
 
 /**
  * struct rxc_completion - one retired work request
@@ -19,6 +39,7 @@ struct rxc_qp;
  * @wc_flags: IB_WC_WITH_IMM, IB_WC_GRH, ...
  * @ex: immediate data (as sent, big endian) or the invalidated rkey
  * @src_qp: source QPN (UD receives)
+ * @network_hdr_type: RDMA_NETWORK_IPV4 or _IPV6 (UD receives)
  * @recv: a receive work request (RQ or SRQ), else a send
  * @signaled: the work request asked for a CQE
  * @solicited: the message carried the solicited event bit
@@ -31,14 +52,266 @@ struct rxc_completion {
 	int wc_flags;
 	u32 ex;
 	u32 src_qp;
+	u8 network_hdr_type;
 	bool recv;
 	bool signaled;
 	bool solicited;
 };
 
+/* Where a send WQE is in its life. */
+enum rxc_swqe_state {
+	RXC_SWQE_QUEUED,	/* packets left to send */
+	RXC_SWQE_SENT,		/* all sent; waiting for an ACK or response */
+	RXC_SWQE_DONE,		/* finished (see status); retire in order */
+};
+
+/**
+ * struct rxc_swqe - the requester's view of one send WQE
+ *
+ * Filled from the kernel's private copy of the WQE when the requester
+ * first reads it, and validated then; user space writing the ring later
+ * changes nothing.
+ *
+ * @wr_id: echoed in the completion
+ * @wr_opcode: IB_WR_* (or RXC_WR_ATOMIC_WRITE)
+ * @op: what goes on the wire, for RDMA operations
+ * @signaled: a success needs a CQE
+ * @solicited: set SE on the last packet
+ * @fence: wait for earlier reads and atomics before starting
+ * @is_inline: @data holds the payload itself, not SGEs
+ * @local: executed without the wire (LOCAL_INV)
+ * @length: message length
+ * @num_sge: entries in @sge
+ * @sge: the SGEs, in the private copy
+ * @data: the inline payload, in the private copy
+ * @remote_addr: RDMA and atomic target
+ * @rkey: its key
+ * @ex: immediate data (big endian as posted) or the rkey to invalidate
+ * @compare_add: compare (CAS) or add (FAA) operand; the ATOMIC_WRITE value
+ * @swap: swap operand (CAS)
+ * @dest_qpn: UD destination QP
+ * @qkey: UD Q_Key
+ * @av: UD destination, copied from the AH when the WQE was read
+ * @state: enum rxc_swqe_state
+ * @status: the completion status once @state is DONE
+ * @started: @first_psn and @last_psn are assigned
+ * @first_psn: PSN of the first packet
+ * @last_psn: PSN of the last packet (reads: of the last response)
+ * @resp_bytes: read response bytes placed so far
+ * @retry_psn: for reads, the PSN a re-request was last sent for
+ */
+struct rxc_swqe {
+	u64 wr_id;
+	u32 wr_opcode;
+	u8 op;
+	bool signaled;
+	bool solicited;
+	bool fence;
+	bool is_inline;
+	bool local;
+	u32 length;
+	u32 num_sge;
+	const struct rxe_sge *sge;
+	const u8 *data;
+	u64 remote_addr;
+	u32 rkey;
+	u32 ex;
+	u64 compare_add;
+	u64 swap;
+	u32 dest_qpn;
+	u32 qkey;
+	struct rxc_av av;
+	enum rxc_swqe_state state;
+	enum ib_wc_status status;
+	bool started;
+	u32 first_psn;
+	u32 last_psn;
+	u32 resp_bytes;
+	u32 retry_psn;
+};
+
+/**
+ * struct rxc_req - requester and completer state of a QP (task only)
+ * @copy: private copies of the send WQEs, one per ring slot
+ * @wqe: per ring slot, the requester's view
+ * @tail: ring index after the last WQE read from the ring
+ * @cur: ring index of the WQE being sent; the SQ's consumer index
+ *	 (its oldest WQE) is where the completer retires
+ * @cur_off: bytes of @cur already sent
+ * @psn: PSN of the next packet
+ * @max_psn: the PSN after the highest ever sent; below it is a resend
+ * @una: oldest PSN not yet acknowledged
+ * @ackreq_psn: PSN of the last packet that asked for an ACK
+ * @rd_atomic: reads and atomics in flight
+ * @retry_left: transport retries left before RETRY_EXC_ERR
+ * @rnr_left: RNR retries left before RNR_RETRY_EXC_ERR
+ * @rnr_wait: an RNR NAK stopped sending until @rnr_timer fires
+ * @retrans_timer: fires when no ACK came in time
+ * @rnr_timer: ends an RNR wait
+ */
+struct rxc_req {
+	void *copy;
+	struct rxc_swqe *wqe;
+	u32 tail;
+	u32 cur;
+	u32 cur_off;
+	u32 psn;
+	u32 max_psn;
+	u32 una;
+	u32 ackreq_psn;
+	u32 rd_atomic;
+	u8 retry_left;
+	u8 rnr_left;
+	bool rnr_wait;
+	struct timer_list retrans_timer;
+	struct timer_list rnr_timer;
+};
+
+/**
+ * struct rxc_rwqe - a receive WQE being filled, copied out of its ring
+ * @wr_id: echoed in the completion
+ * @length: total bytes its SGEs can take
+ * @num_sge: entries in @sge
+ * @sge: the SGEs (rxc_resp.sge, sized for the QP's receive queue)
+ */
+struct rxc_rwqe {
+	u64 wr_id;
+	u32 length;
+	u32 num_sge;
+	struct rxe_sge *sge;
+};
+
+/* Atomic results kept so that a duplicate request gets the same answer. */
+#define RXC_ATOMIC_HISTORY	16
+
+struct rxc_atomic_res {
+	u32 psn;
+	bool valid;
+	u64 orig;
+};
+
+/**
+ * struct rxc_read - an RDMA read being answered
+ * @active: responses are left to send
+ * @va: next byte to send
+ * @rkey: the key the request named
+ * @resid: bytes left
+ * @psn: PSN of the next response
+ * @first: the next response is the first of the message
+ */
+struct rxc_read {
+	bool active;
+	u64 va;
+	u32 rkey;
+	u32 resid;
+	u32 psn;
+	bool first;
+};
+
+/**
+ * struct rxc_resp - responder state of a QP (task only)
+ * @psn: the expected PSN
+ * @msn: messages completed, for AETHs
+ * @nak_sent: a sequence NAK for @psn is out; do not repeat it
+ * @ack_pending: send an ACK for @psn - 1 when the batch ends
+ * @unacked: packets accepted since the last ACK
+ * @in_msg: a multi-packet message is in progress
+ * @msg_op: RXC_OPF_SEND or RXC_OPF_WRITE, for @in_msg
+ * @has_rwqe: @rwqe holds a receive WQE taken from the RQ or SRQ
+ * @rwqe: that WQE
+ * @sge: storage for @rwqe's SGEs
+ * @offset: bytes of the current message placed
+ * @va: RDMA write: where the next payload goes
+ * @rkey: RDMA write: its key
+ * @resid: RDMA write: bytes the RETH announced and not yet placed
+ * @write_len: RDMA write: the RETH length
+ * @rd: the read being answered
+ * @atomics: recent atomic results, for duplicates
+ * @atomic_next: next slot of @atomics to use
+ */
+struct rxc_resp {
+	u32 psn;
+	u32 msn;
+	bool nak_sent;
+	bool ack_pending;
+	u32 unacked;
+	bool in_msg;
+	u32 msg_op;
+	bool has_rwqe;
+	struct rxc_rwqe rwqe;
+	struct rxe_sge *sge;
+	u32 offset;
+	u64 va;
+	u32 rkey;
+	u32 resid;
+	u32 write_len;
+	struct rxc_read rd;
+	struct rxc_atomic_res atomics[RXC_ATOMIC_HISTORY];
+	u32 atomic_next;
+};
+
+/* Bits of rxc_qp.task_flags, set from timers and verbs. */
+enum rxc_task_flag {
+	RXC_TASK_DYING,		/* the QP is being destroyed: no new runs */
+	RXC_TASK_TIMEOUT,	/* the retransmit timer fired */
+	RXC_TASK_RNR_DONE,	/* the RNR timer fired */
+};
+
+/* 24-bit PSN arithmetic: a - b as a signed distance, and a + n. */
+static inline s32 rxc_psn_diff(u32 a, u32 b)
+{
+	return (s32)((a - b) << 8) >> 8;
+}
+
+static inline u32 rxc_psn_add(u32 psn, u32 n)
+{
+	return (psn + n) & RXC_PSN_MASK;
+}
+
+/* The parsed view of a queued packet lives in its control buffer. */
+static inline struct rxc_pkt_info *rxc_skb_pkt(struct sk_buff *skb)
+{
+	BUILD_BUG_ON(sizeof(struct rxc_pkt_info) > sizeof(skb->cb));
+	return (struct rxc_pkt_info *)skb->cb;
+}
+
+/* rxc_complete.c */
 void rxc_complete_wr(struct rxc_qp *qp, const struct rxc_completion *c);
 void rxc_flush_sq(struct rxc_qp *qp);
 void rxc_flush_rq(struct rxc_qp *qp);
 enum ib_wc_opcode rxc_wr_to_wc_opcode(u32 wr_opcode);
+
+/* rxc_task.c */
+int rxc_transport_init(void);
+void rxc_transport_exit(void);
+int rxc_qp_transport_create(struct rxc_qp *qp);
+void rxc_qp_transport_destroy(struct rxc_qp *qp);
+void rxc_qp_transport_reset(struct rxc_qp *qp);
+void rxc_qp_sched(struct rxc_qp *qp);
+void rxc_qp_deliver(struct rxc_qp *qp, struct sk_buff *skb);
+u32 rxc_qp_mtu(const struct rxc_qp *qp);
+void rxc_qp_send_pkt(struct rxc_qp *qp, const struct rxc_av *av,
+		     struct sk_buff *skb);
+
+/* rxc_req.c */
+bool rxc_wr_opcode_ok(enum ib_qp_type type, u32 wr_opcode);
+void rxc_req_start(struct rxc_qp *qp);
+int rxc_req_run(struct rxc_qp *qp, int budget);
+void rxc_req_timeout(struct rxc_qp *qp);
+void rxc_req_rnr(struct rxc_qp *qp, u32 psn, u8 timer);
+void rxc_req_rnr_done(struct rxc_qp *qp);
+void rxc_req_rewind(struct rxc_qp *qp, u32 psn);
+void rxc_req_arm_timer(struct rxc_qp *qp);
+
+/* rxc_comp.c */
+void rxc_comp_recv(struct rxc_qp *qp, struct sk_buff *skb);
+void rxc_comp_retire(struct rxc_qp *qp);
+
+/* rxc_resp.c */
+void rxc_resp_start(struct rxc_qp *qp);
+void rxc_resp_recv(struct rxc_qp *qp, struct sk_buff *skb);
+int rxc_resp_send_reads(struct rxc_qp *qp, int budget);
+void rxc_resp_flush_ack(struct rxc_qp *qp);
+void rxc_resp_flush_rwqe(struct rxc_qp *qp);
 
 #endif /* RXC_TRANSPORT_H */

@@ -145,7 +145,8 @@ static void rxc_fill_uverbs_wc(struct ib_uverbs_wc *uwc, struct rxc_qp *qp,
 	uwc->ex.invalidate_rkey = c->ex;
 	uwc->qp_num = qp->ibqp.qp_num;
 	uwc->src_qp = c->src_qp;
-	uwc->wc_flags = c->wc_flags;
+	/* The network header type is for kernel users (ib_init_ah_from_wc). */
+	uwc->wc_flags = c->wc_flags & ~IB_WC_WITH_NETWORK_HDR_TYPE;
 	uwc->port_num = RXC_PORT;
 }
 
@@ -161,6 +162,7 @@ static void rxc_fill_ib_wc(struct ib_wc *wc, struct rxc_qp *qp,
 	wc->qp = &qp->ibqp;
 	wc->src_qp = c->src_qp;
 	wc->wc_flags = c->wc_flags;
+	wc->network_hdr_type = c->network_hdr_type;
 	wc->port_num = RXC_PORT;
 }
 

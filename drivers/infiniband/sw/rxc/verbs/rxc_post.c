@@ -15,30 +15,6 @@
 #include "rxc.h"
 #include "rxc_verbs.h"
 
-#define RXC_WR_BIT(op)	BIT(IB_WR_##op)
-
-/* The work request opcodes each QP type accepts from kernel consumers. */
-static u32 rxc_send_opcodes(enum ib_qp_type type)
-{
-	switch (type) {
-	case IB_QPT_RC:
-		return RXC_WR_BIT(SEND) | RXC_WR_BIT(SEND_WITH_IMM) |
-		       RXC_WR_BIT(SEND_WITH_INV) | RXC_WR_BIT(RDMA_WRITE) |
-		       RXC_WR_BIT(RDMA_WRITE_WITH_IMM) | RXC_WR_BIT(RDMA_READ) |
-		       RXC_WR_BIT(ATOMIC_CMP_AND_SWP) |
-		       RXC_WR_BIT(ATOMIC_FETCH_AND_ADD) | RXC_WR_BIT(LOCAL_INV);
-	case IB_QPT_UC:
-		return RXC_WR_BIT(SEND) | RXC_WR_BIT(SEND_WITH_IMM) |
-		       RXC_WR_BIT(RDMA_WRITE) | RXC_WR_BIT(RDMA_WRITE_WITH_IMM) |
-		       RXC_WR_BIT(LOCAL_INV);
-	case IB_QPT_UD:
-	case IB_QPT_GSI:
-		return RXC_WR_BIT(SEND) | RXC_WR_BIT(SEND_WITH_IMM);
-	default:
-		return 0;
-	}
-}
-
 static bool rxc_wr_is_atomic(const struct ib_send_wr *wr)
 {
 	return wr->opcode == IB_WR_ATOMIC_CMP_AND_SWP ||
@@ -51,8 +27,8 @@ static int rxc_check_send_wr(struct rxc_qp *qp, const struct ib_send_wr *wr,
 	u32 len = 0;
 	int i;
 
-	if (wr->opcode >= 32 ||
-	    !(rxc_send_opcodes(qp->ibqp.qp_type) & BIT(wr->opcode))) {
+	if (!rxc_wr_opcode_ok(qp->ibqp.qp_type, wr->opcode) ||
+	    wr->opcode == RXC_WR_ATOMIC_WRITE) {
 		rxc_dbg_qp(qp, "post_send: opcode %d not supported\n",
 			   wr->opcode);
 		return -EINVAL;
@@ -210,8 +186,8 @@ int rxc_post_send(struct ib_qp *ibqp, const struct ib_send_wr *wr,
 		err = rxc_post_kernel_send(qp, wr, bad_wr);
 	}
 
-	if (state == IB_QPS_ERR)
-		rxc_flush_sq(qp);
+	/* The QP task sends, or flushes in ERR. */
+	rxc_qp_sched(qp);
 	return err;
 }
 
@@ -282,7 +258,7 @@ int rxc_post_recv(struct ib_qp *ibqp, const struct ib_recv_wr *wr,
 	err = rxc_post_recv_chain(&qp->rq.lock, &qp->rq.q, qp->rq.max_sge, wr,
 				  bad_wr);
 	if (state == IB_QPS_ERR)
-		rxc_flush_rq(qp);
+		rxc_qp_sched(qp);	/* which flushes them */
 	return err;
 }
 

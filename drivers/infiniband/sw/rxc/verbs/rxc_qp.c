@@ -12,7 +12,6 @@
 #define RXC_MAX_TIMEOUT		31
 #define RXC_MAX_RETRY		7
 #define RXC_MAX_RNR_TIMER	31
-#define RXC_PSN_MASK		0xffffff
 #define RXC_QPN_MASK		0xffffff
 #define RXC_QP_ACCESS_FLAGS	(IB_ACCESS_LOCAL_WRITE | \
 				 IB_ACCESS_REMOTE_WRITE | \
@@ -25,10 +24,37 @@ enum ib_qp_state rxc_qp_state(struct rxc_qp *qp)
 	return READ_ONCE(qp->attr.qp_state);
 }
 
-static void rxc_qp_set_state(struct rxc_qp *qp, enum ib_qp_state state)
+/*
+ * modify_qp moves the QP from @from to @to, unless the transport moved it
+ * to ERR meanwhile: only RESET and ERR may follow that.
+ */
+static int rxc_qp_move(struct rxc_qp *qp, enum ib_qp_state from,
+		       enum ib_qp_state to)
+{
+	int err = 0;
+
+	spin_lock_bh(&qp->state_lock);
+	if (qp->attr.qp_state != from && to != IB_QPS_RESET &&
+	    to != IB_QPS_ERR)
+		err = -EINVAL;
+	else
+		WRITE_ONCE(qp->attr.qp_state, to);
+	spin_unlock_bh(&qp->state_lock);
+	return err;
+}
+
+/**
+ * rxc_qp_error - the transport failed the QP: move it to ERR
+ * @qp: the QP
+ *
+ * The QP task then flushes its queues.  A QP that verbs reset meanwhile
+ * stays in RESET.
+ */
+void rxc_qp_error(struct rxc_qp *qp)
 {
 	spin_lock_bh(&qp->state_lock);
-	WRITE_ONCE(qp->attr.qp_state, state);
+	if (qp->attr.qp_state != IB_QPS_RESET)
+		WRITE_ONCE(qp->attr.qp_state, IB_QPS_ERR);
 	spin_unlock_bh(&qp->state_lock);
 }
 
@@ -147,13 +173,14 @@ static int rxc_qp_alloc_qpn(struct rxc_dev *rxc, struct rxc_qp *qp, u32 *qpn)
 {
 	int err;
 
+	/* The receive path looks QPs up in softirq: _bh. */
 	if (qp->ibqp.qp_type == IB_QPT_GSI) {
 		*qpn = 1;
-		return xa_insert(&rxc->qp_xa, 1, qp, GFP_KERNEL);
+		return xa_insert_bh(&rxc->qp_xa, 1, qp, GFP_KERNEL);
 	}
-	err = xa_alloc_cyclic(&rxc->qp_xa, qpn, qp,
-			      XA_LIMIT(RXC_MIN_QPN, RXC_MAX_QPN),
-			      &rxc->next_qpn, GFP_KERNEL);
+	err = xa_alloc_cyclic_bh(&rxc->qp_xa, qpn, qp,
+				 XA_LIMIT(RXC_MIN_QPN, RXC_MAX_QPN),
+				 &rxc->next_qpn, GFP_KERNEL);
 	return err < 0 ? err : 0;
 }
 
@@ -194,10 +221,13 @@ int rxc_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
 	err = rxc_qp_alloc_rq(qp, init, udata, &resp.rq_mi);
 	if (err)
 		goto err_queues;
+	err = rxc_qp_transport_create(qp);
+	if (err)
+		goto err_queues;
 
 	err = rxc_qp_alloc_qpn(rxc, qp, &qpn);
 	if (err)
-		goto err_queues;
+		goto err_transport;
 	ibqp->qp_num = qpn;
 	qp->src_port = rxc_udp_src_port(qpn);
 
@@ -215,7 +245,9 @@ int rxc_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
 	return 0;
 
 err_xa:
-	xa_erase(&rxc->qp_xa, qpn);
+	xa_erase_bh(&rxc->qp_xa, qpn);
+err_transport:
+	rxc_qp_transport_destroy(qp);
 err_queues:
 	rxc_qp_free_queues(qp);
 err_res:
@@ -302,8 +334,7 @@ static void rxc_qp_store_attr(struct rxc_qp *qp, const struct ib_qp_attr *a,
 		q->en_sqd_async_notify = a->en_sqd_async_notify;
 }
 
-/* Moving to RESET discards all queued work without completions. */
-static void rxc_qp_reset(struct rxc_qp *qp)
+static void rxc_qp_reset_rings(struct rxc_qp *qp)
 {
 	struct rxc_wq *wqs[] = { &qp->sq, qp->srq ? NULL : &qp->rq };
 	unsigned long flags;
@@ -320,21 +351,50 @@ static void rxc_qp_reset(struct rxc_qp *qp)
 	}
 }
 
-static void rxc_qp_enter_state(struct rxc_qp *qp, enum ib_qp_state state)
+/* Moving to RESET discards all queued work without completions. */
+static void rxc_qp_reset(struct rxc_qp *qp)
 {
-	enum ib_qp_state old = rxc_qp_state(qp);
+	rxc_qp_transport_reset(qp);
+	rxc_qp_reset_rings(qp);
+	qp->req.cur = qp->sq.q.cons;
+	qp->req.tail = qp->sq.q.cons;
+}
 
-	rxc_qp_set_state(qp, state);
-	if (state == old)
-		return;
+/*
+ * The transport state a new state starts from is set before the state
+ * changes, since the QP task acts on the state as soon as it is visible.
+ */
+static int rxc_qp_enter_state(struct rxc_qp *qp, enum ib_qp_state old,
+			      enum ib_qp_state state)
+{
+	int err;
+
+	if (state == IB_QPS_RTR && old == IB_QPS_INIT)
+		rxc_resp_start(qp);
+	else if (state == IB_QPS_RTS && old == IB_QPS_RTR)
+		rxc_req_start(qp);
+
+	err = rxc_qp_move(qp, old, state);
+	if (err || state == old)
+		return err;
 
 	rxc_dbg_qp(qp, "state %d -> %d\n", old, state);
-	if (state == IB_QPS_ERR) {
-		rxc_flush_sq(qp);
-		rxc_flush_rq(qp);
-	} else if (state == IB_QPS_RESET) {
+	switch (state) {
+	case IB_QPS_RTS:
+		rxc_qp_sched(qp);	/* sends posted before RTS */
+		break;
+	case IB_QPS_ERR:
+		/* Flush completions are there when modify_qp returns. */
+		rxc_qp_sched(qp);
+		flush_work(&qp->task);
+		break;
+	case IB_QPS_RESET:
 		rxc_qp_reset(qp);
+		break;
+	default:
+		break;
 	}
+	return 0;
 }
 
 int rxc_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
@@ -382,7 +442,7 @@ int rxc_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
 
 	rxc_qp_store_attr(qp, attr, mask);
 	if (mask & IB_QP_STATE)
-		rxc_qp_enter_state(qp, next);
+		err = rxc_qp_enter_state(qp, cur, next);
 out:
 	mutex_unlock(&qp->mutex);
 	return err;
@@ -445,7 +505,8 @@ int rxc_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
 	struct rxc_dev *rxc = to_rdev(ibqp->device);
 	struct rxc_qp *qp = to_rqp(ibqp);
 
-	xa_erase(&rxc->qp_xa, ibqp->qp_num);
+	xa_erase_bh(&rxc->qp_xa, ibqp->qp_num);
+	rxc_qp_transport_destroy(qp);
 	/*
 	 * Core holds the QP exclusively and the transport can no longer
 	 * find it, so no completion runs: the counters may go.  A 6.1 core

@@ -8,7 +8,9 @@
 #ifndef RXC_VERBS_H
 #define RXC_VERBS_H
 
+#include <linux/completion.h>
 #include <linux/mutex.h>
+#include <linux/refcount.h>
 #include <linux/spinlock.h>
 #include <rdma/ib_umem.h>
 #include <rdma/ib_verbs.h>
@@ -60,6 +62,11 @@ enum rxc_mr_type {
  * @type: DMA (kernel virtual addresses) or user memory
  * @access: IB_ACCESS_* flags
  * @umem: the pinned user pages (RXC_MR_USER with a non-zero length)
+ * @pages: the pages of @umem, in order, for constant-time lookup
+ * @page_off: offset of the region's first byte in @pages[0]
+ * @users: one for the registration, one per transport access in progress
+ * @unused: completed when @users drops to zero, so dereg can free
+ * @rcu: the transport looks MRs up under RCU; the struct outlives readers
  */
 struct rxc_mr {
 	struct ib_mr ibmr;
@@ -67,6 +74,17 @@ struct rxc_mr {
 	enum rxc_mr_type type;
 	int access;
 	struct ib_umem *umem;
+	struct page **pages;
+	u32 page_off;
+	refcount_t users;
+	struct completion unused;
+	struct rcu_head rcu;
+};
+
+/* Which way rxc_mr_copy() moves data. */
+enum rxc_copy_dir {
+	RXC_COPY_TO_MR,
+	RXC_COPY_FROM_MR,
 };
 
 /**
@@ -144,6 +162,12 @@ struct rxc_wq {
  * @src_port: UDP source port of this QP's packets
  * @cntrs: the completion counters attached, one per operation bit;
  *	   changed under @mutex in RESET or INIT only (see ib_comp_cntr.h)
+ * @task: runs the transport for this QP (transport/rxc_task.c)
+ * @task_flags: enum rxc_task_flag bits
+ * @resp_pkts: received requests, for the responder; the queue's own lock
+ * @comp_pkts: received responses and ACKs, for the completer; ditto
+ * @req: requester and completer state, touched by @task only
+ * @resp: responder state, touched by @task only
  *
  * Lock order: @mutex, then @state_lock, then a work queue's lock, then a
  * CQ's lock.
@@ -164,6 +188,12 @@ struct rxc_qp {
 	bool sq_sig_all;
 	u16 src_port;
 	struct ib_comp_cntr_attachments cntrs;
+	struct work_struct task;
+	unsigned long task_flags;
+	struct sk_buff_head resp_pkts;
+	struct sk_buff_head comp_pkts;
+	struct rxc_req req;
+	struct rxc_resp resp;
 };
 
 static inline struct rxc_ucontext *to_ruc(struct ib_ucontext *uc)
@@ -240,6 +270,16 @@ struct ib_mr *rxc_get_dma_mr(struct ib_pd *ibpd, int access);
 struct ib_mr *rxc_reg_user_mr(struct ib_pd *ibpd, u64 start, u64 length,
 			      u64 iova, int access, struct ib_udata *udata);
 int rxc_dereg_mr(struct ib_mr *ibmr, struct ib_udata *udata);
+struct rxc_mr *rxc_mr_get(struct rxc_dev *rxc, u32 key, struct ib_pd *pd,
+			  int access, u64 iova, u64 length);
+void rxc_mr_put(struct rxc_mr *mr);
+void rxc_mr_copy(struct rxc_mr *mr, u64 iova, void *buf, u32 len,
+		 enum rxc_copy_dir dir);
+u64 *rxc_mr_map_u64(struct rxc_mr *mr, u64 iova);
+void rxc_mr_unmap_u64(struct rxc_mr *mr, u64 *p);
+int rxc_sgl_copy(struct rxc_dev *rxc, struct ib_pd *pd,
+		 const struct rxe_sge *sge, u32 num_sge, u32 off, void *buf,
+		 u32 len, enum rxc_copy_dir dir);
 
 /* rxc_cq.c */
 int rxc_create_cq(struct ib_cq *ibcq, const struct ib_cq_init_attr *attr,
@@ -260,6 +300,7 @@ int rxc_query_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
 		 struct ib_qp_init_attr *init);
 int rxc_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata);
 enum ib_qp_state rxc_qp_state(struct rxc_qp *qp);
+void rxc_qp_error(struct rxc_qp *qp);
 int rxc_qp_attach_comp_cntr(struct ib_qp *ibqp, struct ib_comp_cntr *cc,
 			    struct ib_qp_attach_comp_cntr_attr *attr);
 

@@ -1,0 +1,258 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * Sending RoCEv2 packets: IP and UDP headers, the ICRC, the route in the
+ * netdev's namespace, and loopback.
+ *
+ * The transport builds the BTH, its extension headers and the payload in
+ * a buffer from rxc_pkt_new(); rxc_pkt_send() adds the rest and hands the
+ * packet to the IP stack.  A packet whose destination is an address of
+ * this host never reaches a netdev: it goes straight to the receive path
+ * of the rxc device that owns the address.
+ *
+ * Process context (the QP task) or softirq; never with a QP lock held,
+ * since a looped-back packet may be for the sending QP itself.
+ */
+#include <linux/inetdevice.h>
+#include <linux/ip.h>
+#include <linux/ipv6.h>
+#include <linux/skbuff.h>
+#include <linux/udp.h>
+#include <net/addrconf.h>
+#include <net/ip.h>
+#include <net/ip6_route.h>
+#include <net/ipv6.h>
+#include <net/ipv6_stubs.h>
+#include <net/route.h>
+#include <asm/unaligned.h>
+
+#include "rxc.h"
+#include "rxc_net.h"
+
+static unsigned int rxc_ip_hdr_len(const struct rxc_av *av)
+{
+	return av->network_type == RDMA_NETWORK_IPV4 ? sizeof(struct iphdr) :
+						       sizeof(struct ipv6hdr);
+}
+
+/**
+ * rxc_pkt_new - allocate a packet for @len bytes of RoCE headers and data
+ * @rxc: the sending device
+ * @av: where it goes
+ * @len: bytes from the BTH to the end of the padding; the ICRC is added
+ *
+ * Return: the packet with skb->data at the BTH, @len bytes put, or NULL.
+ */
+struct sk_buff *rxc_pkt_new(struct rxc_dev *rxc, const struct rxc_av *av,
+			    unsigned int len)
+{
+	unsigned int hdrs = rxc_ip_hdr_len(av) + sizeof(struct udphdr);
+	unsigned int room = LL_RESERVED_SPACE(rxc->ndev) + hdrs;
+	struct sk_buff *skb;
+
+	skb = alloc_skb(room + len + RXC_ICRC_SIZE, GFP_ATOMIC);
+	if (!skb)
+		return NULL;
+	skb_reserve(skb, room);
+	skb_put(skb, len);
+	return skb;
+}
+
+static void rxc_push_udp(struct sk_buff *skb, u16 sport)
+{
+	struct udphdr *uh;
+
+	skb_push(skb, sizeof(*uh));
+	skb_reset_transport_header(skb);
+	uh = udp_hdr(skb);
+	uh->source = htons(sport);
+	uh->dest = htons(RXC_ROCE_V2_PORT);
+	uh->len = htons(skb->len);
+	/* RoCEv2 relies on the ICRC; zero means "no checksum" (RFC 6935). */
+	uh->check = 0;
+}
+
+/* The TTL or hop limit; 0 in an address vector means "unset". */
+static u8 rxc_hop_limit(const struct rxc_av *av)
+{
+	return av->hop_limit ? av->hop_limit : 64;
+}
+
+static void rxc_push_ipv4(struct sk_buff *skb, const struct rxc_av *av)
+{
+	struct iphdr *iph;
+
+	skb_push(skb, sizeof(*iph));
+	skb_reset_network_header(skb);
+	iph = ip_hdr(skb);
+	memset(iph, 0, sizeof(*iph));
+	iph->version = 4;
+	iph->ihl = sizeof(*iph) / 4;
+	iph->tos = av->traffic_class;
+	iph->tot_len = htons(skb->len);
+	/* DF, as rdma_rxe sends: a DF packet's ID is zero, as IP would set. */
+	iph->frag_off = htons(IP_DF);
+	iph->ttl = rxc_hop_limit(av);
+	iph->protocol = IPPROTO_UDP;
+	iph->saddr = av->saddr.in4.sin_addr.s_addr;
+	iph->daddr = av->daddr.in4.sin_addr.s_addr;
+	ip_send_check(iph);
+	skb->protocol = htons(ETH_P_IP);
+}
+
+static void rxc_push_ipv6(struct sk_buff *skb, const struct rxc_av *av)
+{
+	struct ipv6hdr *ip6h;
+
+	skb_push(skb, sizeof(*ip6h));
+	skb_reset_network_header(skb);
+	ip6h = ipv6_hdr(skb);
+	ip6_flow_hdr(ip6h, av->traffic_class, htonl(av->flow_label));
+	ip6h->payload_len = htons(skb->len - sizeof(*ip6h));
+	ip6h->nexthdr = IPPROTO_UDP;
+	ip6h->hop_limit = rxc_hop_limit(av);
+	ip6h->saddr = av->saddr.in6.sin6_addr;
+	ip6h->daddr = av->daddr.in6.sin6_addr;
+	skb->protocol = htons(ETH_P_IPV6);
+}
+
+/* Headers in place: fill the ICRC over IP header .. padding. */
+static void rxc_fill_icrc(struct sk_buff *skb)
+{
+	u8 *ip = skb_network_header(skb);
+	u8 *icrc = skb_tail_pointer(skb) - RXC_ICRC_SIZE;
+
+	put_unaligned_le32(rxc_icrc(ip, icrc - ip), icrc);
+}
+
+static struct dst_entry *rxc_route4(struct rxc_dev *rxc, struct net *net,
+				    const struct rxc_av *av)
+{
+	struct flowi4 fl4 = {
+		.flowi4_oif = rxc->ndev->ifindex,
+		.flowi4_proto = IPPROTO_UDP,
+		.saddr = av->saddr.in4.sin_addr.s_addr,
+		.daddr = av->daddr.in4.sin_addr.s_addr,
+	};
+	struct rtable *rt = ip_route_output_key(net, &fl4);
+
+	return IS_ERR(rt) ? ERR_CAST(rt) : &rt->dst;
+}
+
+static struct dst_entry *rxc_route6(struct rxc_dev *rxc, struct net *net,
+				    const struct rxc_av *av)
+{
+	struct flowi6 fl6 = {
+		.flowi6_oif = rxc->ndev->ifindex,
+		.flowi6_proto = IPPROTO_UDP,
+		.saddr = av->saddr.in6.sin6_addr,
+		.daddr = av->daddr.in6.sin6_addr,
+	};
+
+	/* The stub is empty until IPv6 is up. */
+	if (!ipv6_stub->ipv6_dst_lookup_flow)
+		return ERR_PTR(-EAFNOSUPPORT);
+	return ipv6_stub->ipv6_dst_lookup_flow(net, NULL, &fl6, NULL);
+}
+
+/* The rxc device that owns the destination address, in @net. */
+static struct rxc_dev *rxc_local_dest(struct net *net, const struct rxc_av *av)
+{
+	struct net_device *ndev;
+	struct rxc_dev *dest = NULL;
+
+	rcu_read_lock();
+	if (av->network_type == RDMA_NETWORK_IPV4)
+		ndev = __ip_dev_find(net, av->daddr.in4.sin_addr.s_addr, false);
+	else
+		ndev = ipv6_stub->ipv6_dev_find(net, &av->daddr.in6.sin6_addr,
+						NULL);
+	if (ndev)
+		dest = rxc_dev_get_by_netdev(ndev);
+	rcu_read_unlock();
+	return dest;
+}
+
+/*
+ * Hand a local packet to the receive path, as if it had arrived on the
+ * destination device's netdev: skb->data at the UDP header.
+ */
+static int rxc_loopback(struct rxc_dev *rxc, struct net *net,
+			const struct rxc_av *av, struct sk_buff *skb)
+{
+	struct rxc_dev *dest = rxc_local_dest(net, av);
+
+	if (!dest) {
+		kfree_skb(skb);
+		return -EHOSTUNREACH;
+	}
+	skb->dev = dest->ndev;
+	skb_pull(skb, skb_transport_offset(skb));
+	rxc_stat_inc(rxc, RXC_STAT_LOOPBACK_PACKETS);
+	local_bh_disable();
+	rxc_recv(skb);
+	local_bh_enable();
+	ib_device_put(&dest->ib_dev);
+	return 0;
+}
+
+static int rxc_ip_out(struct net *net, struct sk_buff *skb,
+		      struct dst_entry *dst)
+{
+	skb_dst_set(skb, dst);
+	skb->dev = dst->dev;
+	memset(IPCB(skb), 0, sizeof(*IPCB(skb)));
+	if (skb->protocol == htons(ETH_P_IP))
+		return ip_local_out(net, NULL, skb);
+	return ip6_local_out(net, NULL, skb);
+}
+
+/**
+ * rxc_pkt_send - complete and send a packet from rxc_pkt_new()
+ * @rxc: the sending device
+ * @av: where it goes
+ * @sport: the UDP source port (the sending QP's)
+ * @skb: the packet, skb->data at the BTH; consumed
+ *
+ * A lost packet is the transport's business (it retransmits), so only
+ * the counters hear about failures.
+ *
+ * Return: 0 or a negative errno.
+ */
+int rxc_pkt_send(struct rxc_dev *rxc, const struct rxc_av *av, u16 sport,
+		 struct sk_buff *skb)
+{
+	struct net *net = dev_net(rxc->ndev);
+	struct dst_entry *dst;
+	int err;
+
+	/* The UDP and IP lengths count the ICRC: room for it first. */
+	skb_put(skb, RXC_ICRC_SIZE);
+	rxc_push_udp(skb, sport);
+	if (av->network_type == RDMA_NETWORK_IPV4)
+		rxc_push_ipv4(skb, av);
+	else
+		rxc_push_ipv6(skb, av);
+	rxc_fill_icrc(skb);
+
+	dst = av->network_type == RDMA_NETWORK_IPV4 ? rxc_route4(rxc, net, av) :
+						      rxc_route6(rxc, net, av);
+	if (IS_ERR(dst)) {
+		err = PTR_ERR(dst);
+		kfree_skb(skb);
+		goto out;
+	}
+	if (dst->dev->flags & IFF_LOOPBACK) {
+		dst_release(dst);
+		err = rxc_loopback(rxc, net, av, skb);
+	} else {
+		err = net_xmit_errno(rxc_ip_out(net, skb, dst));
+	}
+out:
+	if (err) {
+		rxc_stat_inc(rxc, RXC_STAT_SEND_ERRORS);
+		rxc_dbg(rxc, "send failed (%d)\n", err);
+	} else {
+		rxc_stat_inc(rxc, RXC_STAT_SENT_PACKETS);
+	}
+	return err;
+}

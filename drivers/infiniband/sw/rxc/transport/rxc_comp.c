@@ -1,0 +1,286 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * The completer: ACKs, NAKs, read responses and atomic ACKs for the
+ * requests this QP sent, and the in-order retirement of send WQEs.
+ *
+ * Every packet here comes from the peer and is checked against the
+ * requester's own record of what it sent; a response for nothing, or of
+ * the wrong size, is dropped or fails its WQE, never trusted.
+ *
+ * Runs in the QP task only (rxc_task.c).
+ */
+#include "rxc.h"
+#include "rxc_opcode.h"
+#include "rxc_transport.h"
+#include "verbs/rxc_verbs.h"
+
+/* AETH syndromes (IBA 9.7.5.1.1): the top three bits say which kind. */
+#define RXC_AETH_TYPE(s)	((s) >> 5)
+#define RXC_AETH_ACK		0
+#define RXC_AETH_RNR_NAK	1
+#define RXC_AETH_NAK		3
+#define RXC_AETH_VALUE(s)	((s) & 0x1f)
+/* NAK codes, in the low five bits of a NAK syndrome. */
+#define RXC_NAK_PSN_SEQ		0
+#define RXC_NAK_INVALID_REQ	1
+#define RXC_NAK_REMOTE_ACCESS	2
+#define RXC_NAK_REMOTE_OP	3
+
+static bool rxc_swqe_needs_response(const struct rxc_swqe *w)
+{
+	return w->op == RXC_REQ_READ || w->op == RXC_REQ_COMPARE_SWAP ||
+	       w->op == RXC_REQ_FETCH_ADD;
+}
+
+/* Forward progress: restore the retry budget and restart the timer. */
+static void rxc_comp_progress(struct rxc_qp *qp, u32 una)
+{
+	struct rxc_req *req = &qp->req;
+
+	if (rxc_psn_diff(una, req->una) > 0)
+		req->una = una;
+	req->retry_left = qp->attr.retry_cnt;
+	req->rnr_left = qp->attr.rnr_retry;
+	/* A late ACK may cover packets a rewind was about to resend. */
+	if (rxc_psn_diff(req->una, req->psn) > 0)
+		rxc_req_rewind(qp, req->una);
+	rxc_req_arm_timer(qp);
+}
+
+/* A response has finished @w. */
+static void rxc_comp_done(struct rxc_qp *qp, struct rxc_swqe *w,
+			  enum ib_wc_status status)
+{
+	if (rxc_swqe_needs_response(w))
+		qp->req.rd_atomic--;
+	w->state = RXC_SWQE_DONE;
+	w->status = status;
+}
+
+/*
+ * Everything up to and including @psn has arrived.  A read or atomic in
+ * that range still lacking its response lost it: ask again.
+ */
+static void rxc_comp_ack(struct rxc_qp *qp, u32 psn)
+{
+	struct rxc_req *req = &qp->req;
+	u32 i, mask = qp->sq.q.mask;
+	struct rxc_swqe *w;
+
+	for (i = qp->sq.q.cons; i != req->tail; i = rxc_q_next(i, mask)) {
+		w = &req->wqe[i];
+		if (!w->started || rxc_psn_diff(w->last_psn, psn) > 0)
+			break;
+		if (w->state == RXC_SWQE_DONE || w->local)
+			continue;
+		if (rxc_swqe_needs_response(w)) {
+			rxc_req_rewind(qp, w->first_psn);
+			break;
+		}
+		w->state = RXC_SWQE_DONE;
+	}
+	rxc_comp_progress(qp, rxc_psn_add(psn, 1));
+}
+
+/* The first unfinished WQE, if @psn falls in it. */
+static struct rxc_swqe *rxc_comp_find(struct rxc_qp *qp, u32 psn)
+{
+	struct rxc_req *req = &qp->req;
+	u32 i, mask = qp->sq.q.mask;
+	struct rxc_swqe *w;
+
+	for (i = qp->sq.q.cons; i != req->tail; i = rxc_q_next(i, mask)) {
+		w = &req->wqe[i];
+		if (!w->started)
+			return NULL;
+		if (w->state == RXC_SWQE_DONE || w->local)
+			continue;
+		if (rxc_psn_diff(psn, w->first_psn) < 0 ||
+		    rxc_psn_diff(psn, w->last_psn) > 0)
+			return NULL;
+		return w;
+	}
+	return NULL;
+}
+
+static enum ib_wc_status rxc_nak_status(u8 code)
+{
+	switch (code) {
+	case RXC_NAK_INVALID_REQ:
+		return IB_WC_REM_INV_REQ_ERR;
+	case RXC_NAK_REMOTE_ACCESS:
+		return IB_WC_REM_ACCESS_ERR;
+	case RXC_NAK_REMOTE_OP:
+		return IB_WC_REM_OP_ERR;
+	default:
+		return IB_WC_BAD_RESP_ERR;
+	}
+}
+
+/* A NAK: what precedes @psn arrived; what is at @psn did not. */
+static void rxc_comp_nak(struct rxc_qp *qp, u32 psn, u8 code)
+{
+	struct rxc_dev *rxc = to_rdev(qp->ibqp.device);
+	struct rxc_swqe *w;
+
+	rxc_comp_ack(qp, rxc_psn_add(psn, RXC_PSN_MASK));	/* psn - 1 */
+	if (code == RXC_NAK_PSN_SEQ) {
+		rxc_stat_inc(rxc, RXC_STAT_SEQ_NAKS_RCVD);
+		rxc_req_rewind(qp, psn);
+		return;
+	}
+	w = rxc_comp_find(qp, psn);
+	if (w) {
+		rxc_dbg_qp(qp, "NAK %u for PSN %#x\n", code, psn);
+		rxc_comp_done(qp, w, rxc_nak_status(code));
+	}
+}
+
+static void rxc_comp_aeth(struct rxc_qp *qp, const struct rxc_pkt_info *pkt,
+			  u32 psn)
+{
+	u8 syn = rxc_aeth_syndrome(rxc_pkt_hdr(pkt, RXC_HDR_AETH));
+
+	switch (RXC_AETH_TYPE(syn)) {
+	case RXC_AETH_ACK:
+		rxc_comp_ack(qp, psn);
+		break;
+	case RXC_AETH_RNR_NAK:
+		if (rxc_comp_find(qp, psn)) {
+			rxc_comp_ack(qp, rxc_psn_add(psn, RXC_PSN_MASK));
+			rxc_req_rnr(qp, psn, RXC_AETH_VALUE(syn));
+		}
+		break;
+	case RXC_AETH_NAK:
+		rxc_comp_nak(qp, psn, RXC_AETH_VALUE(syn));
+		break;
+	default:
+		rxc_stat_inc(to_rdev(qp->ibqp.device), RXC_STAT_RCV_QP_DROPPED);
+		break;
+	}
+}
+
+/*
+ * A read response at @psn for @w.  Responses must arrive in order; after
+ * a gap, the rest of the read is requested again, once per gap.
+ */
+static void rxc_comp_read_resp(struct rxc_qp *qp, struct rxc_swqe *w,
+			       const struct rxc_pkt_info *pkt, u32 psn)
+{
+	struct rxc_dev *rxc = to_rdev(qp->ibqp.device);
+	u32 mtu = rxc_qp_mtu(qp), n = pkt->payload_len;
+	u32 expect = rxc_psn_add(w->first_psn, w->resp_bytes / mtu);
+	bool last = pkt->mask & RXC_OPF_LAST;
+
+	if (w->op != RXC_REQ_READ)
+		return;
+	if (psn != expect) {
+		if (rxc_psn_diff(psn, expect) > 0 && w->retry_psn != expect) {
+			w->retry_psn = expect;
+			rxc_req_rewind(qp, expect);
+		}
+		return;
+	}
+	/* Full packets until the last, which brings exactly the rest. */
+	if ((!last && n != mtu) || n > w->length - w->resp_bytes ||
+	    (last && n != w->length - w->resp_bytes)) {
+		rxc_dbg_qp(qp, "read response of %u bytes at PSN %#x\n", n, psn);
+		rxc_comp_done(qp, w, IB_WC_BAD_RESP_ERR);
+		return;
+	}
+	if (rxc_sgl_copy(rxc, qp->ibqp.pd, w->sge, w->num_sge, w->resp_bytes,
+			 (void *)pkt->payload, n, RXC_COPY_TO_MR)) {
+		rxc_comp_done(qp, w, IB_WC_LOC_PROT_ERR);
+		return;
+	}
+	w->resp_bytes += n;
+	if (last)
+		rxc_comp_done(qp, w, IB_WC_SUCCESS);
+	rxc_comp_progress(qp, rxc_psn_add(psn, 1));
+}
+
+static void rxc_comp_atomic_ack(struct rxc_qp *qp, struct rxc_swqe *w,
+				const struct rxc_pkt_info *pkt, u32 psn)
+{
+	struct rxc_dev *rxc = to_rdev(qp->ibqp.device);
+	u64 orig = rxc_atmack_orig(rxc_pkt_hdr(pkt, RXC_HDR_ATMACK));
+
+	if (w->op != RXC_REQ_COMPARE_SWAP && w->op != RXC_REQ_FETCH_ADD)
+		return;
+	if (rxc_sgl_copy(rxc, qp->ibqp.pd, w->sge, w->num_sge, 0, &orig,
+			 sizeof(orig), RXC_COPY_TO_MR))
+		rxc_comp_done(qp, w, IB_WC_LOC_PROT_ERR);
+	else
+		rxc_comp_done(qp, w, IB_WC_SUCCESS);
+	rxc_comp_progress(qp, rxc_psn_add(psn, 1));
+}
+
+/**
+ * rxc_comp_recv - take one response packet
+ * @qp: the requester QP
+ * @skb: the packet; consumed
+ */
+void rxc_comp_recv(struct rxc_qp *qp, struct sk_buff *skb)
+{
+	const struct rxc_pkt_info *pkt = rxc_skb_pkt(skb);
+	u32 psn = rxc_bth_psn(pkt->bth);
+	struct rxc_swqe *w;
+
+	if (qp->ibqp.qp_type != IB_QPT_RC)
+		goto drop;
+
+	if (pkt->mask & RXC_OPF_ACK && !(pkt->mask & RXC_OPF_ATOMIC)) {
+		rxc_comp_aeth(qp, pkt, psn);
+		goto out;
+	}
+
+	/* Read data and atomic results also acknowledge what came before. */
+	w = rxc_comp_find(qp, psn);
+	if (!w || !rxc_swqe_needs_response(w))
+		goto out;	/* a duplicate or stale response */
+	rxc_comp_ack(qp, rxc_psn_add(w->first_psn, RXC_PSN_MASK));
+	if (pkt->mask & RXC_OPF_ATOMIC)
+		rxc_comp_atomic_ack(qp, w, pkt, psn);
+	else
+		rxc_comp_read_resp(qp, w, pkt, psn);
+out:
+	consume_skb(skb);
+	return;
+drop:
+	rxc_stat_inc(to_rdev(qp->ibqp.device), RXC_STAT_RCV_QP_DROPPED);
+	kfree_skb(skb);
+}
+
+/*
+ * Retire finished WQEs from the head of the send queue, in order.  The
+ * first one that failed moves the QP to ERR; the task flushes the rest.
+ */
+void rxc_comp_retire(struct rxc_qp *qp)
+{
+	struct rxc_queue *q = &qp->sq.q;
+	struct rxc_req *req = &qp->req;
+	struct rxc_completion c = {};
+	unsigned long flags;
+	struct rxc_swqe *w;
+
+	while (q->cons != req->tail) {
+		w = &req->wqe[q->cons];
+		if (w->state != RXC_SWQE_DONE)
+			break;
+		c.wr_id = w->wr_id;
+		c.status = w->status;
+		c.opcode = rxc_wr_to_wc_opcode(w->wr_opcode);
+		c.byte_len = w->status == IB_WC_SUCCESS ? w->length : 0;
+		c.signaled = w->signaled;
+
+		spin_lock_irqsave(&qp->sq.lock, flags);
+		rxc_queue_pop(q);
+		spin_unlock_irqrestore(&qp->sq.lock, flags);
+		rxc_complete_wr(qp, &c);
+
+		if (c.status != IB_WC_SUCCESS) {
+			rxc_qp_error(qp);
+			break;
+		}
+	}
+}

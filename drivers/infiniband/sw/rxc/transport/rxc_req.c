@@ -1,0 +1,644 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * The requester: turns send WQEs into packets.
+ *
+ * It copies each WQE out of the shared ring once, validates the copy and
+ * works from it only (struct rxc_swqe), since user space may rewrite the
+ * ring at any time.  PSNs are assigned when a WQE is first sent and never
+ * change: a retransmission rewinds the cursor to a PSN and sends the same
+ * packets again (go-back-N).
+ *
+ * Runs in the QP task only (rxc_task.c); the timers just wake the task.
+ */
+#include <linux/jiffies.h>
+
+#include "rxc.h"
+#include "rxc_opcode.h"
+#include "rxc_transport.h"
+#include "verbs/rxc_verbs.h"
+
+/* Unacknowledged PSNs in flight, and packets between two ACK requests. */
+#define RXC_MAX_INFLIGHT	128
+#define RXC_ACKREQ_INTERVAL	32
+/*
+ * The retransmit timeout never goes below this: a software peer under
+ * load answers slower than the few microseconds small values allow, and
+ * a spurious timeout costs a whole window.
+ */
+#define RXC_MIN_RETRANS_MS	20
+/* retry_cnt and rnr_retry of 7 mean "retry forever" (as rdma_rxe). */
+#define RXC_RETRY_FOREVER	7
+
+#define RXC_WR_BIT(op)	BIT(IB_WR_##op)
+
+/* The work request opcodes each QP type accepts. */
+static u32 rxc_send_opcodes(enum ib_qp_type type)
+{
+	switch (type) {
+	case IB_QPT_RC:
+		return RXC_WR_BIT(SEND) | RXC_WR_BIT(SEND_WITH_IMM) |
+		       RXC_WR_BIT(SEND_WITH_INV) | RXC_WR_BIT(RDMA_WRITE) |
+		       RXC_WR_BIT(RDMA_WRITE_WITH_IMM) | RXC_WR_BIT(RDMA_READ) |
+		       RXC_WR_BIT(ATOMIC_CMP_AND_SWP) |
+		       RXC_WR_BIT(ATOMIC_FETCH_AND_ADD) | RXC_WR_BIT(LOCAL_INV) |
+		       BIT(RXC_WR_ATOMIC_WRITE);
+	case IB_QPT_UC:
+		return RXC_WR_BIT(SEND) | RXC_WR_BIT(SEND_WITH_IMM) |
+		       RXC_WR_BIT(RDMA_WRITE) | RXC_WR_BIT(RDMA_WRITE_WITH_IMM) |
+		       RXC_WR_BIT(LOCAL_INV);
+	case IB_QPT_UD:
+	case IB_QPT_GSI:
+		return RXC_WR_BIT(SEND) | RXC_WR_BIT(SEND_WITH_IMM);
+	default:
+		return 0;
+	}
+}
+
+bool rxc_wr_opcode_ok(enum ib_qp_type type, u32 wr_opcode)
+{
+	return wr_opcode < 32 && (rxc_send_opcodes(type) & BIT(wr_opcode));
+}
+
+/* What each accepted work request opcode sends. */
+static const u8 rxc_wr_req_op[] = {
+	[IB_WR_SEND] = RXC_REQ_SEND,
+	[IB_WR_SEND_WITH_IMM] = RXC_REQ_SEND_IMM,
+	[IB_WR_SEND_WITH_INV] = RXC_REQ_SEND_INV,
+	[IB_WR_RDMA_WRITE] = RXC_REQ_WRITE,
+	[IB_WR_RDMA_WRITE_WITH_IMM] = RXC_REQ_WRITE_IMM,
+	[IB_WR_RDMA_READ] = RXC_REQ_READ,
+	[IB_WR_ATOMIC_CMP_AND_SWP] = RXC_REQ_COMPARE_SWAP,
+	[IB_WR_ATOMIC_FETCH_AND_ADD] = RXC_REQ_FETCH_ADD,
+	[RXC_WR_ATOMIC_WRITE] = RXC_REQ_ATOMIC_WRITE,
+};
+
+static bool rxc_op_is_rd_atomic(u8 op)
+{
+	return op == RXC_REQ_READ || op == RXC_REQ_COMPARE_SWAP ||
+	       op == RXC_REQ_FETCH_ADD;
+}
+
+/* The WQE cannot be executed: it completes with @status, in order. */
+static void rxc_swqe_fail(struct rxc_swqe *w, enum ib_wc_status status)
+{
+	w->state = RXC_SWQE_DONE;
+	w->status = status;
+}
+
+/* Scatter/gather or inline payload of @wqe; sets @w->length. */
+static int rxc_swqe_parse_data(struct rxc_qp *qp, struct rxe_send_wqe *wqe,
+			       struct rxc_swqe *w)
+{
+	u32 i, len = 0;
+
+	if (w->is_inline || w->op == RXC_REQ_ATOMIC_WRITE) {
+		/* ATOMIC_WRITE carries its 8 bytes where inline data goes. */
+		len = w->op == RXC_REQ_ATOMIC_WRITE ? sizeof(u64) :
+						      READ_ONCE(wqe->dma.length);
+		if (len > qp->sq.max_inline && len > sizeof(u64))
+			return IB_WC_LOC_LEN_ERR;
+		w->data = wqe->dma.inline_data;
+		w->length = len;
+		return IB_WC_SUCCESS;
+	}
+
+	/* librxe 44 may get dma.length wrong: sum the SGEs instead. */
+	w->num_sge = wqe->dma.num_sge;
+	if (w->num_sge > qp->sq.max_sge)
+		return IB_WC_LOC_QP_OP_ERR;
+	w->sge = wqe->dma.sge;
+	for (i = 0; i < w->num_sge; i++) {
+		if (check_add_overflow(len, w->sge[i].length, &len))
+			return IB_WC_LOC_LEN_ERR;
+	}
+	if (len > to_rdev(qp->ibqp.device)->limits.max_mr_size)
+		return IB_WC_LOC_LEN_ERR;
+	w->length = len;
+	return IB_WC_SUCCESS;
+}
+
+/* The destination of a UD send, from its AH, copied now. */
+static int rxc_swqe_parse_ud(struct rxc_qp *qp, struct rxe_send_wqe *wqe,
+			     struct rxc_swqe *w)
+{
+	struct rxc_dev *rxc = to_rdev(qp->ibqp.device);
+	struct rxc_ah *ah;
+	unsigned long flags;
+
+	w->dest_qpn = wqe->wr.wr.ud.remote_qpn & RXC_PSN_MASK;
+	w->qkey = wqe->wr.wr.ud.remote_qkey;
+	/* A Q_Key with the top bit set means "use the QP's" (IBA 10.2.5). */
+	if (w->qkey & BIT(31))
+		w->qkey = qp->attr.qkey;
+
+	/* The AH cannot be destroyed while its entry is locked. */
+	xa_lock_irqsave(&rxc->ah_xa, flags);
+	ah = xa_load(&rxc->ah_xa, wqe->wr.wr.ud.ah_num);
+	if (ah)
+		w->av = ah->av;
+	xa_unlock_irqrestore(&rxc->ah_xa, flags);
+	if (!ah)
+		return IB_WC_LOC_QP_OP_ERR;
+	return w->length > rxc_qp_mtu(qp) ? IB_WC_LOC_LEN_ERR : IB_WC_SUCCESS;
+}
+
+static int rxc_swqe_parse_remote(struct rxc_swqe *w, struct rxe_send_wqe *wqe)
+{
+	switch (w->op) {
+	case RXC_REQ_COMPARE_SWAP:
+	case RXC_REQ_FETCH_ADD:
+		w->remote_addr = wqe->wr.wr.atomic.remote_addr;
+		w->rkey = wqe->wr.wr.atomic.rkey;
+		w->compare_add = wqe->wr.wr.atomic.compare_add;
+		w->swap = wqe->wr.wr.atomic.swap;
+		/* The original value comes back into the first 8 bytes. */
+		if (w->length < sizeof(u64))
+			return IB_WC_LOC_LEN_ERR;
+		w->length = sizeof(u64);
+		break;
+	case RXC_REQ_WRITE:
+	case RXC_REQ_WRITE_IMM:
+	case RXC_REQ_READ:
+	case RXC_REQ_ATOMIC_WRITE:
+		w->remote_addr = wqe->wr.wr.rdma.remote_addr;
+		w->rkey = wqe->wr.wr.rdma.rkey;
+		break;
+	}
+	return IB_WC_SUCCESS;
+}
+
+/* Validate the private copy @wqe into @w. */
+static void rxc_swqe_parse(struct rxc_qp *qp, struct rxe_send_wqe *wqe,
+			   struct rxc_swqe *w)
+{
+	enum ib_qp_type type = qp->ibqp.qp_type;
+	u32 flags = wqe->wr.send_flags;
+	int status;
+
+	memset(w, 0, sizeof(*w));
+	w->wr_id = wqe->wr.wr_id;
+	w->wr_opcode = wqe->wr.opcode;
+	w->signaled = qp->sq_sig_all || (flags & IB_SEND_SIGNALED);
+	w->solicited = flags & IB_SEND_SOLICITED;
+	w->fence = flags & IB_SEND_FENCE;
+	w->is_inline = flags & IB_SEND_INLINE;
+	w->ex = wqe->wr.ex.invalidate_rkey;
+	w->state = RXC_SWQE_QUEUED;
+
+	if (!rxc_wr_opcode_ok(type, w->wr_opcode)) {
+		rxc_swqe_fail(w, IB_WC_LOC_QP_OP_ERR);
+		return;
+	}
+	if (w->wr_opcode == IB_WR_LOCAL_INV) {
+		w->local = true;
+		return;
+	}
+	w->op = rxc_wr_req_op[w->wr_opcode];
+
+	status = rxc_swqe_parse_data(qp, wqe, w);
+	if (status == IB_WC_SUCCESS) {
+		if (type == IB_QPT_UD || type == IB_QPT_GSI)
+			status = rxc_swqe_parse_ud(qp, wqe, w);
+		else
+			status = rxc_swqe_parse_remote(w, wqe);
+	}
+	if (status != IB_WC_SUCCESS)
+		rxc_swqe_fail(w, status);
+}
+
+/* Copy newly posted WQEs out of the ring. */
+static void rxc_req_fetch(struct rxc_qp *qp)
+{
+	struct rxc_queue *q = &qp->sq.q;
+	size_t elem = 1UL << q->log2_elem;
+	struct rxc_req *req = &qp->req;
+	unsigned long flags;
+	void *copy;
+
+	spin_lock_irqsave(&qp->sq.lock, flags);
+	rxc_queue_refresh(q);
+	while (req->tail != q->prod) {
+		copy = req->copy + req->tail * elem;
+		memcpy(copy, rxc_queue_elem(q, req->tail), elem);
+		rxc_swqe_parse(qp, copy, &req->wqe[req->tail]);
+		req->tail = rxc_q_next(req->tail, q->mask);
+	}
+	spin_unlock_irqrestore(&qp->sq.lock, flags);
+}
+
+static unsigned long rxc_retrans_jiffies(u8 timeout)
+{
+	u64 ns = 4096ULL << timeout;
+
+	return max(nsecs_to_jiffies(ns), msecs_to_jiffies(RXC_MIN_RETRANS_MS));
+}
+
+/* (Re)start the retransmit timer; a timeout of 0 means never (IBA). */
+void rxc_req_arm_timer(struct rxc_qp *qp)
+{
+	u8 timeout = qp->attr.timeout;
+
+	if (qp->ibqp.qp_type != IB_QPT_RC || !timeout)
+		return;
+	if (qp->req.una == qp->req.psn)
+		del_timer(&qp->req.retrans_timer);
+	else
+		mod_timer(&qp->req.retrans_timer,
+			  jiffies + rxc_retrans_jiffies(timeout));
+}
+
+/* Entering RTS: start the send queue at sq_psn. */
+void rxc_req_start(struct rxc_qp *qp)
+{
+	struct rxc_req *req = &qp->req;
+
+	req->psn = qp->attr.sq_psn;
+	req->max_psn = req->psn;
+	req->una = req->psn;
+	req->ackreq_psn = req->psn;
+	req->retry_left = qp->attr.retry_cnt;
+	req->rnr_left = qp->attr.rnr_retry;
+	req->cur = qp->sq.q.cons;
+	req->tail = qp->sq.q.cons;
+}
+
+/* Where each packet sits in its message, from the bytes sent so far. */
+static enum rxc_pkt_pos rxc_req_pos(u32 off, u32 n, u32 length)
+{
+	bool first = off == 0, last = off + n == length;
+
+	if (first && last)
+		return RXC_POS_ONLY;
+	if (first)
+		return RXC_POS_FIRST;
+	return last ? RXC_POS_LAST : RXC_POS_MIDDLE;
+}
+
+static u32 rxc_req_dest_qpn(struct rxc_qp *qp, const struct rxc_swqe *w)
+{
+	if (qp->ibqp.qp_type == IB_QPT_UD || qp->ibqp.qp_type == IB_QPT_GSI)
+		return w->dest_qpn;
+	return qp->attr.dest_qp_num;
+}
+
+/* The extension headers of one request packet. */
+static void rxc_req_fill_hdrs(struct rxc_qp *qp, const struct rxc_swqe *w,
+			      u8 *bth, const struct rxc_opcode_info *info,
+			      u32 off)
+{
+	u8 *h;
+
+	if (info->off[RXC_HDR_RETH]) {
+		h = bth + info->off[RXC_HDR_RETH];
+		rxc_reth_set_va(h, w->remote_addr + off);
+		rxc_reth_set_rkey(h, w->rkey);
+		rxc_reth_set_len(h, w->length - off);
+	}
+	if (info->off[RXC_HDR_ATMETH]) {
+		h = bth + info->off[RXC_HDR_ATMETH];
+		rxc_atmeth_set_va(h, w->remote_addr);
+		rxc_atmeth_set_rkey(h, w->rkey);
+		if (w->op == RXC_REQ_COMPARE_SWAP) {
+			rxc_atmeth_set_swap_add(h, w->swap);
+			rxc_atmeth_set_compare(h, w->compare_add);
+		} else {
+			rxc_atmeth_set_swap_add(h, w->compare_add);
+		}
+	}
+	if (info->off[RXC_HDR_IMMDT])
+		rxc_immdt_set_imm(bth + info->off[RXC_HDR_IMMDT],
+				  (__force __be32)w->ex);
+	if (info->off[RXC_HDR_IETH])
+		rxc_ieth_set_rkey(bth + info->off[RXC_HDR_IETH], w->ex);
+	if (info->off[RXC_HDR_DETH]) {
+		h = bth + info->off[RXC_HDR_DETH];
+		rxc_deth_set_qkey(h, w->qkey);
+		rxc_deth_set_sqpn(h, qp->ibqp.qp_num);
+	}
+}
+
+/* UD WQEs name their destination; connected QPs have one. */
+static const struct rxc_av *rxc_swqe_av(const struct rxc_qp *qp,
+					const struct rxc_swqe *w)
+{
+	if (qp->ibqp.qp_type == IB_QPT_UD || qp->ibqp.qp_type == IB_QPT_GSI)
+		return &w->av;
+	return &qp->av;
+}
+
+/* Payload bytes [off, off + n) of @w into @buf. */
+static int rxc_req_gather(struct rxc_qp *qp, const struct rxc_swqe *w,
+			  u32 off, u8 *buf, u32 n)
+{
+	if (w->data) {
+		memcpy(buf, w->data + off, n);
+		return 0;
+	}
+	return rxc_sgl_copy(to_rdev(qp->ibqp.device), qp->ibqp.pd, w->sge,
+			    w->num_sge, off, buf, n, RXC_COPY_FROM_MR);
+}
+
+/* How many payload bytes the next packet of @w carries, and its PSNs. */
+static u32 rxc_req_payload(const struct rxc_swqe *w, u32 off, u32 mtu)
+{
+	if (w->op == RXC_REQ_READ || rxc_op_is_rd_atomic(w->op))
+		return 0;
+	return min(w->length - off, mtu);
+}
+
+/**
+ * rxc_req_send_pkt - send the next packet of @w
+ * @qp: the QP
+ * @w: the WQE at the cursor
+ * @mtu: the path MTU
+ *
+ * Return: false when the WQE failed locally (it is then DONE).
+ */
+static bool rxc_req_send_pkt(struct rxc_qp *qp, struct rxc_swqe *w, u32 mtu)
+{
+	struct rxc_dev *rxc = to_rdev(qp->ibqp.device);
+	struct rxc_req *req = &qp->req;
+	u32 off = req->cur_off, n = rxc_req_payload(w, off, mtu);
+	enum rxc_pkt_pos pos = rxc_req_pos(off, n, w->length);
+	const struct rxc_opcode_info *info;
+	bool last, ackreq;
+	struct sk_buff *skb;
+	u8 pad = -n & 3;
+	int opcode;
+	u8 *bth;
+
+	if (w->op == RXC_REQ_READ || rxc_op_is_rd_atomic(w->op))
+		pos = RXC_POS_ONLY;
+	opcode = rxc_req_opcode(qp->ibqp.qp_type, w->op, pos);
+	if (opcode < 0) {
+		rxc_swqe_fail(w, IB_WC_LOC_QP_OP_ERR);
+		return false;
+	}
+	info = rxc_opcode_info(opcode);
+	last = pos == RXC_POS_LAST || pos == RXC_POS_ONLY;
+	ackreq = qp->ibqp.qp_type == IB_QPT_RC &&
+		 (last || rxc_psn_diff(req->psn, req->ackreq_psn) >=
+			  RXC_ACKREQ_INTERVAL);
+
+	skb = rxc_pkt_new(rxc, rxc_swqe_av(qp, w), info->hdr_len + n + pad);
+	if (!skb)
+		return true;	/* as if lost: the retransmit timer recovers */
+	bth = skb->data;
+	rxc_bth_init(bth, opcode, w->solicited && last, pad, RXC_DEFAULT_PKEY,
+		     rxc_req_dest_qpn(qp, w), ackreq, req->psn);
+	rxc_req_fill_hdrs(qp, w, bth, info, off);
+	if (rxc_req_gather(qp, w, off, bth + info->hdr_len, n)) {
+		kfree_skb(skb);
+		rxc_swqe_fail(w, IB_WC_LOC_PROT_ERR);
+		return false;
+	}
+	memset(bth + info->hdr_len + n, 0, pad);
+
+	if (ackreq)
+		req->ackreq_psn = req->psn;
+	if (rxc_psn_diff(req->psn, req->max_psn) < 0)
+		rxc_stat_inc(rxc, RXC_STAT_RETRANSMITS);
+	rxc_qp_send_pkt(qp, rxc_swqe_av(qp, w), skb);
+	return true;
+}
+
+/* PSNs a WQE occupies: one per packet, or one per read response. */
+static u32 rxc_swqe_npkts(const struct rxc_swqe *w, u32 mtu)
+{
+	if (w->op == RXC_REQ_COMPARE_SWAP || w->op == RXC_REQ_FETCH_ADD)
+		return 1;
+	return max(DIV_ROUND_UP(w->length, mtu), 1U);
+}
+
+/* May @w start now?  Fences and the read/atomic limit may hold it. */
+static bool rxc_req_may_start(struct rxc_qp *qp, struct rxc_swqe *w)
+{
+	u32 max_rd = max_t(u32, qp->attr.max_rd_atomic, 1);
+
+	if (w->fence && qp->req.rd_atomic)
+		return false;
+	return !rxc_op_is_rd_atomic(w->op) || qp->req.rd_atomic < max_rd;
+}
+
+static void rxc_req_start_wqe(struct rxc_qp *qp, struct rxc_swqe *w, u32 mtu)
+{
+	w->started = true;
+	w->first_psn = qp->req.psn;
+	w->last_psn = rxc_psn_add(w->first_psn, rxc_swqe_npkts(w, mtu) - 1);
+	w->retry_psn = w->first_psn - 1;
+	if (rxc_op_is_rd_atomic(w->op))
+		qp->req.rd_atomic++;
+}
+
+/* The next packet goes out with @psn; note the highest PSN ever sent. */
+static void rxc_req_set_psn(struct rxc_req *req, u32 psn)
+{
+	req->psn = psn;
+	if (rxc_psn_diff(psn, req->max_psn) > 0)
+		req->max_psn = psn;
+}
+
+/* Move the cursor past a WQE whose packets are all out. */
+static void rxc_req_next_wqe(struct rxc_qp *qp, struct rxc_swqe *w)
+{
+	struct rxc_req *req = &qp->req;
+
+	if (qp->ibqp.qp_type == IB_QPT_RC)
+		w->state = RXC_SWQE_SENT;
+	else
+		w->state = RXC_SWQE_DONE;	/* UC and UD are unacknowledged */
+	rxc_req_set_psn(req, rxc_psn_add(w->last_psn, 1));
+	req->cur = rxc_q_next(req->cur, qp->sq.q.mask);
+	req->cur_off = 0;
+}
+
+static bool rxc_req_window_full(struct rxc_qp *qp)
+{
+	return qp->ibqp.qp_type == IB_QPT_RC &&
+	       rxc_psn_diff(qp->req.psn, qp->req.una) >= RXC_MAX_INFLIGHT;
+}
+
+/* One step on the WQE at the cursor; false when the requester must wait. */
+static bool rxc_req_step(struct rxc_qp *qp, u32 mtu)
+{
+	struct rxc_req *req = &qp->req;
+	struct rxc_swqe *w = &req->wqe[req->cur];
+
+	if (w->state == RXC_SWQE_DONE || w->local) {
+		/* Failed validation, or nothing to send: retire in order. */
+		w->state = RXC_SWQE_DONE;
+		req->cur = rxc_q_next(req->cur, qp->sq.q.mask);
+		return true;
+	}
+	if (!w->started) {
+		if (!rxc_req_may_start(qp, w))
+			return false;
+		rxc_req_start_wqe(qp, w, mtu);
+	}
+	if (!rxc_req_send_pkt(qp, w, mtu))
+		return true;
+
+	if (w->op == RXC_REQ_READ || rxc_op_is_rd_atomic(w->op) ||
+	    req->cur_off + rxc_req_payload(w, req->cur_off, mtu) >= w->length) {
+		rxc_req_next_wqe(qp, w);
+	} else {
+		req->cur_off += mtu;
+		rxc_req_set_psn(req, rxc_psn_add(req->psn, 1));
+	}
+	return true;
+}
+
+/**
+ * rxc_req_run - send packets for the posted WQEs
+ * @qp: the QP
+ * @budget: at most this many steps
+ *
+ * Return: the steps taken.
+ */
+int rxc_req_run(struct rxc_qp *qp, int budget)
+{
+	enum ib_qp_state state = rxc_qp_state(qp);
+	struct rxc_req *req = &qp->req;
+	u32 mtu = rxc_qp_mtu(qp);
+	int n = 0;
+
+	/* SQD finishes what started; only RTS starts new work. */
+	if (state != IB_QPS_RTS && state != IB_QPS_SQD)
+		return 0;
+
+	while (n < budget && !req->rnr_wait && !rxc_req_window_full(qp)) {
+		if (req->cur == req->tail)
+			rxc_req_fetch(qp);
+		if (req->cur == req->tail)
+			break;
+		if (state == IB_QPS_SQD && !req->wqe[req->cur].started)
+			break;
+		if (!rxc_req_step(qp, mtu))
+			break;
+		n++;
+	}
+	if (n && !timer_pending(&req->retrans_timer))
+		rxc_req_arm_timer(qp);
+	return n;
+}
+
+/*
+ * Resend from @psn: find the WQE holding it and put the cursor there.
+ * Reads resume after the responses already placed.
+ */
+void rxc_req_rewind(struct rxc_qp *qp, u32 psn)
+{
+	struct rxc_req *req = &qp->req;
+	u32 mask = qp->sq.q.mask, mtu = rxc_qp_mtu(qp);
+	struct rxc_swqe *w = NULL;
+	u32 i, j;
+
+	for (i = qp->sq.q.cons; i != req->tail; i = rxc_q_next(i, mask)) {
+		w = &req->wqe[i];
+		if (!w->started)
+			return;
+		if (w->state != RXC_SWQE_DONE && !w->local &&
+		    rxc_psn_diff(psn, w->last_psn) <= 0)
+			break;
+	}
+	if (i == req->tail)
+		return;
+
+	if (w->op == RXC_REQ_READ) {
+		req->cur_off = w->resp_bytes;
+		req->psn = rxc_psn_add(w->first_psn, w->resp_bytes / mtu);
+	} else if (rxc_psn_diff(psn, w->first_psn) > 0) {
+		req->cur_off = rxc_psn_diff(psn, w->first_psn) * mtu;
+		req->psn = psn;
+	} else {
+		req->cur_off = 0;
+		req->psn = w->first_psn;
+	}
+	req->cur = i;
+	for (j = i; j != req->tail && req->wqe[j].started;
+	     j = rxc_q_next(j, mask)) {
+		if (req->wqe[j].state == RXC_SWQE_SENT)
+			req->wqe[j].state = RXC_SWQE_QUEUED;
+	}
+}
+
+/* The oldest unfinished WQE fails with @status; the QP will go to ERR. */
+static void rxc_req_fail_oldest(struct rxc_qp *qp, enum ib_wc_status status)
+{
+	struct rxc_req *req = &qp->req;
+	u32 i;
+
+	for (i = qp->sq.q.cons; i != req->tail;
+	     i = rxc_q_next(i, qp->sq.q.mask)) {
+		if (req->wqe[i].state != RXC_SWQE_DONE) {
+			rxc_swqe_fail(&req->wqe[i], status);
+			return;
+		}
+	}
+}
+
+/* Spend one retry of @left (@limit 7 is unlimited); false if none left. */
+static bool rxc_req_use_retry(u8 *left, u8 limit)
+{
+	if (limit == RXC_RETRY_FOREVER)
+		return true;
+	if (!*left)
+		return false;
+	(*left)--;
+	return true;
+}
+
+/* The retransmit timer fired: resend everything unacknowledged. */
+void rxc_req_timeout(struct rxc_qp *qp)
+{
+	struct rxc_dev *rxc = to_rdev(qp->ibqp.device);
+	struct rxc_req *req = &qp->req;
+
+	if (req->una == req->psn || req->rnr_wait)
+		return;
+	rxc_stat_inc(rxc, RXC_STAT_RETRANSMIT_TIMEOUTS);
+	if (!rxc_req_use_retry(&req->retry_left, qp->attr.retry_cnt)) {
+		rxc_stat_inc(rxc, RXC_STAT_RETRY_EXCEEDED);
+		rxc_dbg_qp(qp, "no ACK after %u retries\n", qp->attr.retry_cnt);
+		rxc_req_fail_oldest(qp, IB_WC_RETRY_EXC_ERR);
+		return;
+	}
+	rxc_req_rewind(qp, req->una);
+	rxc_req_arm_timer(qp);
+}
+
+/* RNR NAK timer values (IBA table 45), in microseconds. */
+static const u32 rxc_rnr_usecs[32] = {
+	655360, 10, 20, 30, 40, 60, 80, 120, 160, 240, 320, 480, 640, 960,
+	1280, 1920, 2560, 3840, 5120, 7680, 10240, 15360, 20480, 30720,
+	40960, 61440, 81920, 122880, 163840, 245760, 327680, 491520,
+};
+
+/**
+ * rxc_req_rnr - the responder had no receive WQE for the message at @psn
+ * @qp: the QP
+ * @psn: the PSN the RNR NAK names
+ * @timer: the NAK's 5-bit timer field
+ */
+void rxc_req_rnr(struct rxc_qp *qp, u32 psn, u8 timer)
+{
+	struct rxc_dev *rxc = to_rdev(qp->ibqp.device);
+	struct rxc_req *req = &qp->req;
+
+	rxc_stat_inc(rxc, RXC_STAT_RNR_NAKS_RCVD);
+	if (!rxc_req_use_retry(&req->rnr_left, qp->attr.rnr_retry)) {
+		rxc_stat_inc(rxc, RXC_STAT_RNR_RETRY_EXCEEDED);
+		rxc_req_fail_oldest(qp, IB_WC_RNR_RETRY_EXC_ERR);
+		return;
+	}
+	rxc_req_rewind(qp, psn);
+	req->rnr_wait = true;
+	del_timer(&req->retrans_timer);
+	mod_timer(&req->rnr_timer,
+		  jiffies + usecs_to_jiffies(rxc_rnr_usecs[timer & 31]));
+}
+
+void rxc_req_rnr_done(struct rxc_qp *qp)
+{
+	qp->req.rnr_wait = false;
+}
