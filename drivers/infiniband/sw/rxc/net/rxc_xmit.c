@@ -245,7 +245,7 @@ int rxc_pkt_send(struct rxc_dev *rxc, const struct rxc_av *av, u16 sport,
 		dst_release(dst);
 		err = rxc_loopback(rxc, net, av, skb);
 	} else {
-		err = net_xmit_errno(rxc_ip_out(net, skb, dst));
+		err = net_xmit_eval(rxc_ip_out(net, skb, dst));
 	}
 out:
 	if (err) {

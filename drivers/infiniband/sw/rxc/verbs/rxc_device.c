@@ -51,7 +51,8 @@ static int rxc_query_device(struct ib_device *ibdev,
 	attr->max_qp_rd_atom = l->max_rd_atomic;
 	attr->max_qp_init_rd_atom = l->max_rd_atomic;
 	attr->max_res_rd_atom = l->max_rd_atomic * l->max_qp;
-	attr->atomic_cap = IB_ATOMIC_NONE;
+	/* Remote atomics are CPU atomics on the target page. */
+	attr->atomic_cap = IB_ATOMIC_HCA;
 	attr->max_ah = l->max_ah;
 	attr->max_srq = l->max_srq;
 	attr->max_srq_wr = l->max_srq_wr;
