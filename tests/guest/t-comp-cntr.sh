@@ -111,7 +111,8 @@ fi
 
 # --- link delete and rmmod under a live holder ----------------------
 if start_holder; then
-	run "rdma link delete while a holder waits in WAIT" 60 link_del
+	run "rdma link delete while a holder waits in WAIT" 60 \
+		rdma link delete "$DEV"
 	check "the holder's WAIT ended when the device went" \
 		wait_for 30 grep -q "wait returned" "$out"
 	grep "wait returned" "$out" || true

@@ -122,6 +122,7 @@ struct rxc_limits {
  * @stats: port counters (enum rxc_stat), updated locklessly
  * @cntr_lock: protects @cntr_list
  * @cntr_list: the device's completion counters, for debugfs
+ * @cntr_dying: the device is being unregistered: counter WAITs return
  * @debugfs: the device's debugfs directory (counters/rxc_cntr_debugfs.c)
  */
 struct rxc_dev {
@@ -142,6 +143,7 @@ struct rxc_dev {
 	/* Protects cntr_list; process context. */
 	struct mutex cntr_lock;
 	struct list_head cntr_list;
+	bool cntr_dying;
 	struct dentry *debugfs;
 };
 

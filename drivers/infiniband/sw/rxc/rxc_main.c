@@ -239,7 +239,12 @@ static int __init rxc_module_init(void)
 		rxc_udp_exit();
 		return err;
 	}
-	rxc_cntr_debugfs_init();
+	err = rxc_cntr_init();
+	if (err) {
+		rxc_netdev_notifier_unregister();
+		rxc_udp_exit();
+		return err;
+	}
 	rdma_link_register(&rxc_link_ops);
 	pr_info("rdma_rxc: loaded\n");
 	return 0;
@@ -250,7 +255,7 @@ static void __exit rxc_module_exit(void)
 	/* No new links after this returns: nldev holds the ops rwsem. */
 	rdma_link_unregister(&rxc_link_ops);
 	rxc_unregister_all();
-	rxc_cntr_debugfs_exit();
+	rxc_cntr_exit();
 	rxc_netdev_notifier_unregister();
 	rxc_udp_exit();
 	pr_info("rdma_rxc: unloaded\n");

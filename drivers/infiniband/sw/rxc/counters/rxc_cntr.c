@@ -512,11 +512,24 @@ const struct ib_comp_cntr_ops *ib_comp_cntr_device_ops(struct ib_device *ibdev)
 }
 #endif
 
+int rxc_cntr_init(void)
+{
+	rxc_cntr_debugfs_init();
+	return rxc_cntr_client_register();
+}
+
+void rxc_cntr_exit(void)
+{
+	rxc_cntr_client_unregister();
+	rxc_cntr_debugfs_exit();
+}
+
 /* Process context, from rxc_dev_init(). */
 void rxc_cntr_dev_init(struct rxc_dev *rxc)
 {
 	mutex_init(&rxc->cntr_lock);
 	INIT_LIST_HEAD(&rxc->cntr_list);
+	rxc->cntr_dying = false;
 #ifdef RXC_CORE_COMP_CNTR
 	ib_set_device_ops(&rxc->ib_dev, &rxc_cntr_dev_ops);
 #endif

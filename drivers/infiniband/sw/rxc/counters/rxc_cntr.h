@@ -174,6 +174,8 @@ const char *rxc_cntr_mem_name(enum rxc_cntr_mem_kind kind);
 void rxc_cntr_wait_init(struct rxc_cntr *cntr);
 void rxc_cntr_wait_cleanup(struct rxc_cntr *cntr);
 void __rxc_cntr_wake(struct rxc_cntr *cntr);
+int rxc_cntr_client_register(void);
+void rxc_cntr_client_unregister(void);
 
 /*
  * After an update: a single read when nobody waits.  The update itself
@@ -188,6 +190,10 @@ static inline void rxc_cntr_wake(struct rxc_cntr *cntr)
 }
 
 extern const struct uapi_definition rxc_cntr_wait_uapi_defs[];
+
+/* Module init and exit: debugfs and the removal client (rxc_cntr_wait.c). */
+int rxc_cntr_init(void);
+void rxc_cntr_exit(void);
 
 /* counters/rxc_cntr_debugfs.c */
 void rxc_cntr_debugfs_init(void);

@@ -16,9 +16,12 @@
  * WAIT returns.  Threads that update a counter by hand while another
  * waits should use NOTIFY, which returns at once.
  *
- * A WAIT in flight also holds off device removal (uverbs waits for every
- * ioctl in flight), so it sleeps in slices and gives up with EIO once the
- * device is being unregistered.
+ * A WAIT in flight also holds off device removal: uverbs waits for every
+ * ioctl in flight before it tears the device's files down.  Core removes
+ * its clients in the reverse order they registered, so an ib_client of
+ * rxc's own (registered after ib_uverbs', which rxc depends on) hears of
+ * the removal first; it marks the device dying and wakes every waiter,
+ * which returns EIO.
  */
 #include <linux/eventfd.h>
 #include <linux/jiffies.h>
@@ -30,15 +33,17 @@
 #include "rxc.h"
 #include "counters/rxc_cntr.h"
 
-/* How long a WAIT sleeps before it checks that the device still lives. */
-#define RXC_CNTR_WAIT_SLICE	msecs_to_jiffies(100)
-
 /* The condition both methods wait for; pure, for KUnit. */
 bool rxc_cntr_wait_done(u64 comp, u64 err, u64 threshold, u64 err_base)
 {
 	return comp >= threshold || err != err_base;
 }
 EXPORT_SYMBOL_IF_KUNIT(rxc_cntr_wait_done);
+
+static bool rxc_cntr_dying(struct rxc_cntr *cntr)
+{
+	return READ_ONCE(cntr->rxc->cntr_dying);
+}
 
 static bool rxc_cntr_reached(struct rxc_cntr *cntr, u64 threshold,
 			     u64 err_base, u64 *comp, u64 *err)
@@ -99,9 +104,7 @@ void __rxc_cntr_wake(struct rxc_cntr *cntr)
 static int rxc_cntr_wait(struct rxc_cntr *cntr, u64 threshold, u64 err_base,
 			 u32 timeout_ms, u64 *comp, u64 *err)
 {
-	struct ib_device *ibdev = &cntr->rxc->ib_dev;
-	unsigned long deadline = jiffies + msecs_to_jiffies(timeout_ms);
-	long left;
+	long left = msecs_to_jiffies(timeout_ms);
 	int ret;
 
 	atomic_inc(&cntr->nwaiters);
@@ -110,35 +113,66 @@ static int rxc_cntr_wait(struct rxc_cntr *cntr, u64 threshold, u64 err_base,
 	 * updater sees nwaiters and wakes us, or we see its value below.
 	 */
 	smp_mb__after_atomic();
-	for (;;) {
-		if (rxc_cntr_reached(cntr, threshold, err_base, comp, err)) {
-			ret = 0;
-			break;
-		}
-		left = (long)(deadline - jiffies);
-		if (left <= 0) {
-			ret = -ETIMEDOUT;
-			break;
-		}
-		if (!ib_device_try_get(ibdev)) {
-			ret = -EIO;
-			break;
-		}
-		ib_device_put(ibdev);
-		left = min_t(long, left, RXC_CNTR_WAIT_SLICE);
-		left = wait_event_interruptible_timeout(cntr->wq,
-							rxc_cntr_reached(cntr, threshold,
-									 err_base, comp,
-									 err),
-							left);
-		/* Not restarted: the timeout is relative to the first call. */
-		if (left < 0) {
-			ret = -EINTR;
-			break;
-		}
-	}
+	left = wait_event_interruptible_timeout(cntr->wq,
+						rxc_cntr_dying(cntr) ||
+						rxc_cntr_reached(cntr, threshold,
+								 err_base, comp, err),
+						left);
 	atomic_dec(&cntr->nwaiters);
+	/* The values seen last, whatever ended the wait. */
+	rxc_cntr_reached(cntr, threshold, err_base, comp, err);
+	if (left < 0)	/* not restarted: the timeout is relative */
+		ret = -EINTR;
+	else if (rxc_cntr_reached(cntr, threshold, err_base, comp, err))
+		ret = 0;
+	else if (rxc_cntr_dying(cntr))
+		ret = -EIO;
+	else
+		ret = -ETIMEDOUT;
 	return ret;
+}
+
+/*
+ * Device removal, before ib_uverbs' client waits for the ioctls in flight:
+ * end every WAIT on the device.  Process context.
+ */
+static void rxc_cntr_client_remove(struct ib_device *ibdev, void *data)
+{
+	struct rxc_dev *rxc = data;
+	struct rxc_cntr *cntr;
+
+	WRITE_ONCE(rxc->cntr_dying, true);
+	mutex_lock(&rxc->cntr_lock);
+	list_for_each_entry(cntr, &rxc->cntr_list, dev_entry)
+		wake_up_interruptible_all(&cntr->wq);
+	mutex_unlock(&rxc->cntr_lock);
+}
+
+/* rxc's devices are those that carry its uverbs definitions. */
+static int rxc_cntr_client_add(struct ib_device *ibdev);
+
+static struct ib_client rxc_cntr_client = {
+	.name = "rxc_cntr",
+	.add = rxc_cntr_client_add,
+	.remove = rxc_cntr_client_remove,
+};
+
+static int rxc_cntr_client_add(struct ib_device *ibdev)
+{
+	if (ibdev->driver_def != rxc_cntr_uapi_defs)
+		return -EOPNOTSUPP;
+	ib_set_client_data(ibdev, &rxc_cntr_client, to_rdev(ibdev));
+	return 0;
+}
+
+int rxc_cntr_client_register(void)
+{
+	return ib_register_client(&rxc_cntr_client);
+}
+
+void rxc_cntr_client_unregister(void)
+{
+	ib_unregister_client(&rxc_cntr_client);
 }
 
 /* An optional output; absent is fine. */
