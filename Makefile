@@ -8,6 +8,7 @@
 #   make KDIR=/path       build against another kernel tree (O= build dir)
 #   make check-style      checkpatch --strict, then check-build
 #   make check-build      rebuild with W=1 and sparse (C=1), fail on warnings
+#   make check-probe      the core completion counter probe picks each path
 #   make clean
 
 KDIR ?= $(shell ls -d /usr/src/linux-headers-*-amd64 2>/dev/null | sort -V | tail -n 1)
@@ -37,7 +38,12 @@ check-build:
 
 check-style: checkpatch check-build
 
+# The Kbuild probe for core completion counter support, against KDIR and a
+# stubbed copy of it that has the symbols (tests/host/t-comp-cntr-probe.sh).
+check-probe:
+	tests/host/t-comp-cntr-probe.sh $(KDIR)
+
 clean:
 	$(MAKE) $(KBUILD_FLAGS) clean
 
-.PHONY: all modules checkpatch check-build check-style clean
+.PHONY: all modules checkpatch check-build check-style check-probe clean

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 /*
  * Completion counters: which operation bit counts a completion, what it
- * adds, how values wrap, and the attach rules on one QP's table.
+ * adds, how values wrap, the attach mask checks and rules on one QP's
+ * table, the wait condition, remote counting and buffer descriptors.
  */
 #include <kunit/test.h>
 
@@ -66,6 +67,94 @@ static void bytes_counter_adds_byte_len_and_wrs_counter_adds_one(struct kunit *t
 			0ULL);
 }
 
+static void op_bit_counts_masked_atomics_as_reads(struct kunit *test)
+{
+	KUNIT_EXPECT_EQ(test, rxc_cntr_op_bit(IB_WC_MASKED_COMP_SWAP),
+			(u32)IB_UVERBS_QP_ATTACH_COMP_CNTR_OP_RDMA_READ);
+	KUNIT_EXPECT_EQ(test, rxc_cntr_op_bit(IB_WC_MASKED_FETCH_ADD),
+			(u32)IB_UVERBS_QP_ATTACH_COMP_CNTR_OP_RDMA_READ);
+}
+
+static void op_mask_check_wants_known_supported_nonempty_masks(struct kunit *test)
+{
+	const u32 send = IB_UVERBS_QP_ATTACH_COMP_CNTR_OP_SEND;
+
+	KUNIT_EXPECT_EQ(test, ib_comp_cntr_check_op_mask(0x3f, 0x3f), 0);
+	KUNIT_EXPECT_EQ(test, ib_comp_cntr_check_op_mask(send, 0x3f), 0);
+	KUNIT_EXPECT_EQ(test, ib_comp_cntr_check_op_mask(0, 0x3f), -EINVAL);
+	KUNIT_EXPECT_EQ(test, ib_comp_cntr_check_op_mask(0x40, 0x3f),
+			-EOPNOTSUPP);
+	KUNIT_EXPECT_EQ(test, ib_comp_cntr_check_op_mask(BIT(31) | send, 0x3f),
+			-EOPNOTSUPP);
+	/* A known bit the device does not count is unsupported too. */
+	KUNIT_EXPECT_EQ(test, ib_comp_cntr_check_op_mask(send, 0x3e),
+			-EOPNOTSUPP);
+	/* A device claiming unknown bits does not make them valid. */
+	KUNIT_EXPECT_EQ(test, ib_comp_cntr_check_op_mask(0x40, U32_MAX),
+			-EOPNOTSUPP);
+}
+
+static void amount_is_bytes_for_bytes_counters_and_one_for_wrs(struct kunit *test)
+{
+	/* Atomics are counted with 8 bytes by the responder. */
+	KUNIT_EXPECT_EQ(test, rxc_cntr_amount(RXC_COMP_CNTR_TYPE_BYTES, 8), 8ULL);
+	KUNIT_EXPECT_EQ(test, rxc_cntr_amount(RXC_COMP_CNTR_TYPE_BYTES, 1ULL << 31),
+			1ULL << 31);
+	KUNIT_EXPECT_EQ(test, rxc_cntr_amount(RXC_COMP_CNTR_TYPE_WRS, 8), 1ULL);
+	KUNIT_EXPECT_EQ(test, rxc_cntr_amount(RXC_COMP_CNTR_TYPE_WRS, 0), 1ULL);
+}
+
+static void remote_counting_accepts_only_the_remote_ops(struct kunit *test)
+{
+	const u32 rw = IB_UVERBS_QP_ATTACH_COMP_CNTR_OP_REMOTE_RDMA_WRITE;
+	const u32 rr = IB_UVERBS_QP_ATTACH_COMP_CNTR_OP_REMOTE_RDMA_READ;
+	const u32 local_write = IB_UVERBS_QP_ATTACH_COMP_CNTR_OP_RDMA_WRITE;
+	const u32 recv = IB_UVERBS_QP_ATTACH_COMP_CNTR_OP_RECV;
+
+	KUNIT_EXPECT_TRUE(test, rxc_cntr_remote_op_valid(rw));
+	KUNIT_EXPECT_TRUE(test, rxc_cntr_remote_op_valid(rr));
+	KUNIT_EXPECT_FALSE(test, rxc_cntr_remote_op_valid(rw | rr));
+	KUNIT_EXPECT_FALSE(test, rxc_cntr_remote_op_valid(0));
+	KUNIT_EXPECT_FALSE(test, rxc_cntr_remote_op_valid(local_write));
+	KUNIT_EXPECT_FALSE(test, rxc_cntr_remote_op_valid(recv));
+}
+
+static void wait_is_done_at_threshold_or_when_errors_move(struct kunit *test)
+{
+	KUNIT_EXPECT_FALSE(test, rxc_cntr_wait_done(4, 0, 5, 0));
+	KUNIT_EXPECT_TRUE(test, rxc_cntr_wait_done(5, 0, 5, 0));
+	KUNIT_EXPECT_TRUE(test, rxc_cntr_wait_done(6, 0, 5, 0));
+	KUNIT_EXPECT_TRUE(test, rxc_cntr_wait_done(0, 1, 5, 0));
+	/* Any change of the error value counts, even a wrap back below. */
+	KUNIT_EXPECT_TRUE(test, rxc_cntr_wait_done(0, 0, 5, 7));
+	KUNIT_EXPECT_FALSE(test, rxc_cntr_wait_done(0, 7, 5, 7));
+	KUNIT_EXPECT_TRUE(test, rxc_cntr_wait_done(0, 0, 0, 0));
+}
+
+static void buffer_desc_check_rejects_flags_types_misalignment_and_short(struct kunit *test)
+{
+	struct ib_uverbs_buffer_desc d = {
+		.type = IB_UVERBS_BUFFER_TYPE_VA, .addr = 0x1000, .length = 8,
+	};
+
+	KUNIT_EXPECT_EQ(test, rxc_cntr_desc_check(&d), 0);
+	d.optional_flags = 0xff;	/* ignored, as the uAPI says */
+	KUNIT_EXPECT_EQ(test, rxc_cntr_desc_check(&d), 0);
+	d.flags = 1;
+	KUNIT_EXPECT_EQ(test, rxc_cntr_desc_check(&d), -EINVAL);
+	d.flags = 0;
+	d.addr = 0x1004;
+	KUNIT_EXPECT_EQ(test, rxc_cntr_desc_check(&d), -EINVAL);
+	d.addr = 0x1000;
+	d.length = 7;
+	KUNIT_EXPECT_EQ(test, rxc_cntr_desc_check(&d), -EINVAL);
+	d.length = 4096;
+	d.type = IB_UVERBS_BUFFER_TYPE_DMABUF;
+	KUNIT_EXPECT_EQ(test, rxc_cntr_desc_check(&d), 0);
+	d.type = 2;
+	KUNIT_EXPECT_EQ(test, rxc_cntr_desc_check(&d), -EINVAL);
+}
+
 static void attach_fails_with_ebusy_when_masks_overlap(struct kunit *test)
 {
 	const u32 send_recv = IB_UVERBS_QP_ATTACH_COMP_CNTR_OP_SEND |
@@ -119,6 +208,12 @@ static struct kunit_case rxc_cntr_cases[] = {
 	KUNIT_CASE(max_value_is_two_to_the_bits_minus_one),
 	KUNIT_CASE(wrap_add_wraps_modulo_max_value_plus_one),
 	KUNIT_CASE(bytes_counter_adds_byte_len_and_wrs_counter_adds_one),
+	KUNIT_CASE(op_bit_counts_masked_atomics_as_reads),
+	KUNIT_CASE(op_mask_check_wants_known_supported_nonempty_masks),
+	KUNIT_CASE(amount_is_bytes_for_bytes_counters_and_one_for_wrs),
+	KUNIT_CASE(remote_counting_accepts_only_the_remote_ops),
+	KUNIT_CASE(wait_is_done_at_threshold_or_when_errors_move),
+	KUNIT_CASE(buffer_desc_check_rejects_flags_types_misalignment_and_short),
 	KUNIT_CASE(attach_fails_with_ebusy_when_masks_overlap),
 	KUNIT_CASE(attach_counts_one_use_per_qp_and_detach_drops_it),
 	{}

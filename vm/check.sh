@@ -48,6 +48,7 @@ if [[ " $kernels " == *" debug "* ]]; then
 fi
 
 step "style: checkpatch --strict on every C file" make -s -C "$repo" checkpatch || true
+step "build: core completion counter probe picks each path" make -s -C "$repo" check-probe || true
 
 if [ -f "$repo/tests/verbs/Makefile" ]; then
 	step "build: C verbs tests" make -s -C "$repo/tests/verbs" || true

@@ -9,10 +9,13 @@
  * core's uverbs handlers.  A driver links both into its module and puts
  * ib_comp_cntr_uapi_defs first in its ib_device.driver_def chain.
  *
- * What upstream core does on QP destruction (dropping the counters'
- * use counts) a 6.1 core cannot do, so the driver keeps the attachment
- * table (struct ib_comp_cntr_attachments) in its QP and calls
- * ib_comp_cntr_detach_all() from its destroy_qp.
+ * Neither core tracks which counters a QP counts into, so the driver
+ * keeps that table (struct ib_comp_cntr_attachments, ib_comp_cntr_attach.c)
+ * in its QP and calls ib_comp_cntr_detach_all() from its destroy_qp.
+ *
+ * The driver's Kbuild defines RXC_CORE_COMP_CNTR when the kernel's own
+ * headers have the object; then only the attachment table is used from
+ * here and uverbs_comp_cntr.c is not built.
  */
 #ifndef IB_COMP_CNTR_H
 #define IB_COMP_CNTR_H
@@ -21,11 +24,21 @@
 #include <linux/bits.h>
 #include <rdma/ib_verbs.h>
 #include <rdma/uverbs_ioctl.h>
-#include <rdma/ib_user_ioctl_comp_cntr.h>
 
 /* One attachment slot per operation bit. */
 #define IB_COMP_CNTR_NUM_OPS	6
 #define IB_COMP_CNTR_ALL_OPS	GENMASK(IB_COMP_CNTR_NUM_OPS - 1, 0)
+
+#ifdef RXC_CORE_COMP_CNTR
+/*
+ * The kernel's core has the object (Kbuild's probe found it): struct
+ * ib_comp_cntr, its enums and the ib_device_ops callbacks come from
+ * <rdma/ib_verbs.h>.  Upstream's object carries no use count, so the
+ * driver keeps one and says where it is.
+ */
+atomic_t *ib_comp_cntr_usecnt(struct ib_comp_cntr *cc);
+#else
+#include <rdma/ib_user_ioctl_comp_cntr.h>
 
 /**
  * struct ib_comp_cntr - a completion counter; drivers embed it first
@@ -40,6 +53,11 @@ struct ib_comp_cntr {
 	atomic_t usecnt;
 };
 
+static inline atomic_t *ib_comp_cntr_usecnt(struct ib_comp_cntr *cc)
+{
+	return &cc->usecnt;
+}
+
 enum ib_comp_cntr_entry {
 	IB_COMP_CNTR_ENTRY_COMP = IB_UVERBS_COMP_CNTR_ENTRY_COMP,
 	IB_COMP_CNTR_ENTRY_ERR = IB_UVERBS_COMP_CNTR_ENTRY_ERR,
@@ -53,6 +71,7 @@ enum ib_comp_cntr_modify_op {
 struct ib_qp_attach_comp_cntr_attr {
 	u32 op_mask;
 };
+#endif /* RXC_CORE_COMP_CNTR */
 
 /**
  * struct ib_comp_cntr_caps - what UVERBS_METHOD_QUERY_COMP_CNTR_CAPS reports
@@ -109,6 +128,23 @@ struct ib_comp_cntr_attachments {
 	struct ib_comp_cntr *by_op[IB_COMP_CNTR_NUM_OPS];
 };
 
+/**
+ * ib_comp_cntr_check_op_mask - the attach checks on an operation mask
+ * @op_mask: what user space asked to count
+ * @supported: IB_UVERBS_QP_ATTACH_COMP_CNTR_OP_* bits the device counts
+ *
+ * Unknown or unsupported bits are "not supported" (EOPNOTSUPP), as
+ * upstream says; only then is an empty mask "invalid" (EINVAL).
+ */
+static inline int ib_comp_cntr_check_op_mask(u32 op_mask, u32 supported)
+{
+	if (op_mask & ~(IB_COMP_CNTR_ALL_OPS & supported))
+		return -EOPNOTSUPP;
+	if (!op_mask)
+		return -EINVAL;
+	return 0;
+}
+
 int ib_comp_cntr_attach(struct ib_comp_cntr_attachments *a,
 			struct ib_comp_cntr *cc, u32 op_mask);
 void ib_comp_cntr_detach_all(struct ib_comp_cntr_attachments *a);
@@ -121,6 +157,8 @@ ib_comp_cntr_for_op(const struct ib_comp_cntr_attachments *a,
 	return READ_ONCE(a->by_op[op_idx]);
 }
 
+#ifndef RXC_CORE_COMP_CNTR
 extern const struct uapi_definition ib_comp_cntr_uapi_defs[];
+#endif
 
 #endif /* IB_COMP_CNTR_H */

@@ -10,7 +10,6 @@
  * exclusively, so no attach, modify or read runs on it at the same time.
  */
 #include <linux/slab.h>
-#include <kunit/visibility.h>
 #define UVERBS_MODULE_NAME ib_comp_cntr
 #include <rdma/uverbs_named_ioctl.h>
 #include <rdma/uverbs_std_types.h>
@@ -23,63 +22,6 @@ static bool ib_comp_cntr_supported(const struct ib_comp_cntr_ops *ops)
 	return ops && ops->create_comp_cntr && ops->destroy_comp_cntr &&
 	       ops->qp_attach_comp_cntr;
 }
-
-/**
- * ib_comp_cntr_attach - record @cc for every operation in @op_mask
- * @a: the QP's attachments
- * @cc: the counter
- * @op_mask: non-empty, known IB_UVERBS_QP_ATTACH_COMP_CNTR_OP_* bits
- *
- * Return: -EBUSY, changing nothing, if a counter is already attached for
- * any operation in @op_mask.  Callers serialize calls on one QP.
- */
-int ib_comp_cntr_attach(struct ib_comp_cntr_attachments *a,
-			struct ib_comp_cntr *cc, u32 op_mask)
-{
-	unsigned long mask = op_mask;
-	bool attached = false;
-	unsigned int i;
-
-	for_each_set_bit(i, &mask, IB_COMP_CNTR_NUM_OPS)
-		if (a->by_op[i])
-			return -EBUSY;
-
-	/*
-	 * One use per QP, however many operations and attach calls it
-	 * counts there, as ib_comp_cntr_detach_all() drops one per QP.
-	 */
-	for (i = 0; i < IB_COMP_CNTR_NUM_OPS; i++)
-		attached |= a->by_op[i] == cc;
-	if (!attached)
-		atomic_inc(&cc->usecnt);
-	for_each_set_bit(i, &mask, IB_COMP_CNTR_NUM_OPS)
-		WRITE_ONCE(a->by_op[i], cc);
-	return 0;
-}
-EXPORT_SYMBOL_IF_KUNIT(ib_comp_cntr_attach);
-
-/**
- * ib_comp_cntr_detach_all - drop every counter attached to a QP
- * @a: the attachments of a QP being destroyed, which produces no more
- *     completions
- */
-void ib_comp_cntr_detach_all(struct ib_comp_cntr_attachments *a)
-{
-	unsigned int i, j;
-
-	for (i = 0; i < IB_COMP_CNTR_NUM_OPS; i++) {
-		struct ib_comp_cntr *cc = a->by_op[i];
-
-		if (!cc)
-			continue;
-		/* Clear the other slots of the same counter: one use each. */
-		for (j = i; j < IB_COMP_CNTR_NUM_OPS; j++)
-			if (a->by_op[j] == cc)
-				WRITE_ONCE(a->by_op[j], NULL);
-		atomic_dec(&cc->usecnt);
-	}
-}
-EXPORT_SYMBOL_IF_KUNIT(ib_comp_cntr_detach_all);
 
 static int UVERBS_HANDLER(UVERBS_METHOD_QUERY_COMP_CNTR_CAPS)(struct uverbs_attr_bundle *attrs)
 {
@@ -143,10 +85,10 @@ static int UVERBS_HANDLER(UVERBS_METHOD_QP_ATTACH_COMP_CNTR)(struct uverbs_attr_
 	ret = ops->query_comp_cntr_caps(qp->device, &caps);
 	if (ret)
 		return ret;
-	if (attr.op_mask & ~(IB_COMP_CNTR_ALL_OPS & caps.supported_qp_attach_ops))
-		return -EOPNOTSUPP;
-	if (!attr.op_mask)
-		return -EINVAL;
+	ret = ib_comp_cntr_check_op_mask(attr.op_mask,
+					 caps.supported_qp_attach_ops);
+	if (ret)
+		return ret;
 
 	return ops->qp_attach_comp_cntr(qp, cc, &attr);
 }

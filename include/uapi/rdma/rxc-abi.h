@@ -35,8 +35,9 @@ enum rxc_comp_cntr_create_attrs {
  * struct rxc_comp_cntr_create_resp - where to read a counter directly
  * @comp_mask: zero; bits announce fields added later
  * @mmap_offset: mmap() offset on the command fd of the driver-allocated
- *	counter page, read-only; zero when both values live in user memory
- * @mmap_length: bytes to map at @mmap_offset
+ *	counter page, read-only (zero is a valid offset)
+ * @mmap_length: bytes to map at @mmap_offset; zero, with @mmap_offset
+ *	zero, when both values live in user memory and there is no page
  * @comp_offset: byte offset of the 64-bit completion value in that page
  * @err_offset: byte offset of the 64-bit error value in that page
  * @reserved: zero

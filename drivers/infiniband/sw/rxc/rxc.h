@@ -9,6 +9,7 @@
 #define RXC_H
 
 #include <linux/list.h>
+#include <linux/mutex.h>
 #include <linux/netdevice.h>
 #include <linux/xarray.h>
 #include <rdma/ib_verbs.h>
@@ -68,6 +69,11 @@ enum rxc_stat {
 	RXC_STAT_RNR_NAKS_RCVD,
 	RXC_STAT_RNR_RETRY_EXCEEDED,
 	RXC_STAT_REMOTE_ACCESS_ERRORS,
+	RXC_STAT_COMP_CNTR_CREATED,
+	RXC_STAT_COMP_CNTR_DESTROYED,
+	RXC_STAT_COMP_CNTR_ATTACHED,
+	RXC_STAT_COMP_CNTR_UPDATES,
+	RXC_STAT_COMP_CNTR_NOTIFIED,
 	RXC_NUM_STATS
 };
 
@@ -114,6 +120,10 @@ struct rxc_limits {
  * @port_active: last port state reported to core, swapped atomically by
  *		 the netdev notifier so each change raises one event
  * @stats: port counters (enum rxc_stat), updated locklessly
+ * @cntr_lock: protects @cntr_list
+ * @cntr_list: the device's completion counters, for debugfs
+ * @cntr_dying: the device is being unregistered: counter WAITs return
+ * @debugfs: the device's debugfs directory (counters/rxc_cntr_debugfs.c)
  */
 struct rxc_dev {
 	struct ib_device ib_dev;
@@ -130,6 +140,11 @@ struct rxc_dev {
 	struct rxc_udp *udp;
 	int port_active;
 	atomic64_t stats[RXC_NUM_STATS];
+	/* Protects cntr_list; process context. */
+	struct mutex cntr_lock;
+	struct list_head cntr_list;
+	bool cntr_dying;
+	struct dentry *debugfs;
 };
 
 static inline struct rxc_dev *to_rdev(struct ib_device *ibdev)

@@ -102,6 +102,7 @@ static void rxc_dealloc_driver(struct ib_device *ibdev)
 	xa_destroy(&rxc->srq_xa);
 	if (rxc->udp)
 		rxc_udp_put(rxc->udp);
+	rxc_cntr_dev_cleanup(rxc);
 	dev_put(rxc->ndev);
 }
 
@@ -126,6 +127,7 @@ static void rxc_dev_init(struct rxc_dev *rxc, struct net_device *ndev)
 	xa_init_flags(&rxc->srq_xa, XA_FLAGS_ALLOC1);
 	rxc->port_active = rxc_netdev_port_active(ndev);
 	ib_set_device_ops(&rxc->ib_dev, &rxc_main_ops);
+	rxc_cntr_dev_init(rxc);
 }
 
 static int rxc_check_netdev(const char *ibdev_name, struct net_device *ndev)
@@ -178,6 +180,9 @@ static int rxc_newlink(const char *ibdev_name, struct net_device *ndev)
 		ib_dealloc_device(&rxc->ib_dev);
 		return err;
 	}
+
+	/* Before registration, as a registered device may go at any time. */
+	rxc_cntr_debugfs_add(rxc, ibdev_name);
 
 	/*
 	 * Listed before registration: once registered, a netdev event may
@@ -235,10 +240,15 @@ static int __init rxc_module_init(void)
 	err = rxc_netdev_notifier_register();
 	if (err)
 		goto err_udp;
+	err = rxc_cntr_init();
+	if (err)
+		goto err_notifier;
 	rdma_link_register(&rxc_link_ops);
 	pr_info("rdma_rxc: loaded\n");
 	return 0;
 
+err_notifier:
+	rxc_netdev_notifier_unregister();
 err_udp:
 	rxc_udp_exit();
 err_transport:
@@ -251,6 +261,7 @@ static void __exit rxc_module_exit(void)
 	/* No new links after this returns: nldev holds the ops rwsem. */
 	rdma_link_unregister(&rxc_link_ops);
 	rxc_unregister_all();
+	rxc_cntr_exit();
 	rxc_netdev_notifier_unregister();
 	rxc_udp_exit();
 	rxc_transport_exit();

@@ -1,15 +1,19 @@
 // SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 /*
- * Completion counters.  The values live in pages of a user context's
- * pool, packed RXC_CNTR_PER_PAGE to a page and mapped read-only, so user
- * space can read a counter without a system call.  Every update is an
- * atomic read-modify-write with release ordering: a reader that sees a
- * new value also sees what the completion placed before it.
+ * Completion counters.  By default the values live in pages of a user
+ * context's pool, packed RXC_CNTR_PER_PAGE to a page and mapped
+ * read-only, so user space can read a counter without a system call; a
+ * value may instead live in user memory or a dma-buf (rxc_cntr_mem.c).
+ * Every update is a fully ordered atomic read-modify-write: a reader that
+ * sees a new value also sees what the completion placed before it, and
+ * the waiter check after it (rxc_cntr_wake()) cannot miss a sleeper.
  *
- * Contexts: the verbs run in process context; rxc_cntr_complete() runs
- * wherever rxc_complete_wr() does (softirq or process).
+ * Contexts: the verbs run in process context; rxc_cntr_complete() and
+ * rxc_cntr_remote() run wherever the transport retires work (softirq,
+ * process or workqueue).
  */
 #include <linux/bitmap.h>
+#include <linux/dma-buf.h>
 #include <linux/slab.h>
 #include <linux/vmalloc.h>
 #include <kunit/visibility.h>
@@ -69,24 +73,76 @@ u64 rxc_cntr_wrap_add(u64 old, u64 n, u64 max_value)
 }
 EXPORT_SYMBOL_IF_KUNIT(rxc_cntr_wrap_add);
 
+/* What a successful operation of @bytes adds to the completion value. */
+u64 rxc_cntr_amount(u32 type, u64 bytes)
+{
+	return type == RXC_COMP_CNTR_TYPE_BYTES ? bytes : 1;
+}
+EXPORT_SYMBOL_IF_KUNIT(rxc_cntr_amount);
+
 /*
- * What a successful completion adds to the completion value.  BYTES
- * counts the bytes the completion reports: those sent or placed for
+ * BYTES counts the bytes the completion reports: those sent or placed for
  * sends and receives, those returned for reads.
  */
 u64 rxc_cntr_comp_amount(u32 type, const struct rxc_completion *c)
 {
-	return type == RXC_COMP_CNTR_TYPE_BYTES ? c->byte_len : 1;
+	return rxc_cntr_amount(type, c->byte_len);
 }
 EXPORT_SYMBOL_IF_KUNIT(rxc_cntr_comp_amount);
 
+/* The responder counts only the two REMOTE_* operations. */
+bool rxc_cntr_remote_op_valid(u32 op)
+{
+	return op == IB_UVERBS_QP_ATTACH_COMP_CNTR_OP_REMOTE_RDMA_WRITE ||
+	       op == IB_UVERBS_QP_ATTACH_COMP_CNTR_OP_REMOTE_RDMA_READ;
+}
+EXPORT_SYMBOL_IF_KUNIT(rxc_cntr_remote_op_valid);
+
+/*
+ * Fully ordered (not only release): the waiter check that follows must
+ * not be reordered before the new value is visible.
+ */
 static void rxc_cntr_add(atomic64_t *v, u64 n, u64 max_value)
 {
 	s64 old = atomic64_read(v);
 
-	while (!atomic64_try_cmpxchg_release(v, &old,
-					     rxc_cntr_wrap_add(old, n, max_value)))
+	while (!atomic64_try_cmpxchg(v, &old,
+				     rxc_cntr_wrap_add(old, n, max_value)))
 		;
+}
+
+/*
+ * The one update path of every counting source (completions, the
+ * responder, INC): a success adds @amount to the completion value, a
+ * failure adds one to the error value.  Any context.
+ */
+static void rxc_cntr_update(struct rxc_cntr *cntr, bool ok, u64 amount)
+{
+	if (ok)
+		rxc_cntr_add(cntr->comp.val, amount, cntr->max_value);
+	else
+		rxc_cntr_add(cntr->err.val, 1, cntr->max_value);
+	rxc_stat_inc(cntr->rxc, RXC_STAT_COMP_CNTR_UPDATES);
+	rxc_cntr_wake(cntr);
+}
+
+/*
+ * Count one operation of type @bit on @qp.  The counter cannot go away
+ * meanwhile: it stays attached until the QP is destroyed, after its last
+ * completion.
+ */
+static void rxc_cntr_count(struct rxc_qp *qp, u32 bit, u64 bytes, bool ok)
+{
+	struct ib_comp_cntr *ibcc;
+	struct rxc_cntr *cntr;
+
+	if (!bit)
+		return;
+	ibcc = ib_comp_cntr_for_op(&qp->cntrs, __ffs(bit));
+	if (!ibcc)
+		return;
+	cntr = to_rcntr(ibcc);
+	rxc_cntr_update(cntr, ok, rxc_cntr_amount(cntr->type, bytes));
 }
 
 /**
@@ -102,22 +158,27 @@ void rxc_cntr_complete(struct rxc_qp *qp, const struct rxc_completion *c)
 {
 	u32 bit = c->recv ? IB_UVERBS_QP_ATTACH_COMP_CNTR_OP_RECV :
 			    rxc_cntr_op_bit(c->opcode);
-	struct ib_comp_cntr *ibcc;
-	struct rxc_cntr *cntr;
 
-	if (!bit)
-		return;
-	ibcc = ib_comp_cntr_for_op(&qp->cntrs, __ffs(bit));
-	if (!ibcc)
-		return;
-	cntr = to_rcntr(ibcc);
+	rxc_cntr_count(qp, bit, c->byte_len, c->status == IB_WC_SUCCESS);
+}
 
-	if (c->status == IB_WC_SUCCESS)
-		rxc_cntr_add(&cntr->vals->comp,
-			     rxc_cntr_comp_amount(cntr->type, c),
-			     cntr->max_value);
-	else
-		rxc_cntr_add(&cntr->vals->err, 1, cntr->max_value);
+/**
+ * rxc_cntr_remote - count one operation a remote peer made on @qp
+ * @qp: the responder QP
+ * @op: IB_UVERBS_QP_ATTACH_COMP_CNTR_OP_REMOTE_RDMA_WRITE (a write, with
+ *	or without immediate, or an atomic, once placed) or
+ *	IB_UVERBS_QP_ATTACH_COMP_CNTR_OP_REMOTE_RDMA_READ (a read, once its
+ *	last response is sent)
+ * @bytes: the message length; 8 for atomics
+ * @ok: false when the operation failed (it then adds one error)
+ *
+ * Any context, like rxc_cntr_complete().
+ */
+void rxc_cntr_remote(struct rxc_qp *qp, u32 op, u64 bytes, bool ok)
+{
+	if (WARN_ON_ONCE(!rxc_cntr_remote_op_valid(op)))
+		return;
+	rxc_cntr_count(qp, op, bytes, ok);
 }
 
 void rxc_cntr_pool_init(struct rxc_cntr_pool *pool)
@@ -192,10 +253,9 @@ found:
 	mutex_unlock(&pool->lock);
 
 	cntr->page = page;
-	cntr->vals = &page->vals[slot];
-	/* A slot may be reused within the context: start from zero. */
-	atomic64_set(&cntr->vals->comp, 0);
-	atomic64_set(&cntr->vals->err, 0);
+	cntr->slot = slot;
+	cntr->comp.val = &page->vals[slot].comp;
+	cntr->err.val = &page->vals[slot].err;
 	return 0;
 }
 
@@ -204,8 +264,10 @@ static void rxc_cntr_slot_put(struct rxc_cntr *cntr)
 	struct rxc_cntr_pool *pool = cntr->pool;
 	struct rxc_cntr_page *page = cntr->page;
 
+	if (!page)
+		return;
 	mutex_lock(&pool->lock);
-	__clear_bit(cntr->vals - page->vals, page->used);
+	__clear_bit(cntr->slot, page->used);
 	if (--page->nused) {
 		mutex_unlock(&pool->lock);
 		return;
@@ -218,6 +280,7 @@ static void rxc_cntr_slot_put(struct rxc_cntr *cntr)
 	kfree(page);
 }
 
+#ifndef RXC_CORE_COMP_CNTR
 static int rxc_query_comp_cntr_caps(struct ib_device *ibdev,
 				    struct ib_comp_cntr_caps *caps)
 {
@@ -228,23 +291,32 @@ static int rxc_query_comp_cntr_caps(struct ib_device *ibdev,
 	caps->supported_qp_attach_ops = IB_COMP_CNTR_ALL_OPS;
 	return 0;
 }
+#endif
+
+/* Read an optional buffer descriptor; 1 if present, 0 if not. */
+static int rxc_cntr_get_desc(struct uverbs_attr_bundle *attrs, u16 id,
+			     struct ib_uverbs_buffer_desc *desc)
+{
+	int err;
+
+	if (!uverbs_attr_is_valid(attrs, id))
+		return 0;
+	err = uverbs_copy_from(desc, attrs, id);
+	return err ? err : 1;
+}
 
 static int rxc_create_comp_cntr(struct ib_comp_cntr *ibcc,
 				struct uverbs_attr_bundle *attrs)
 {
+	struct ib_uverbs_buffer_desc comp_desc, err_desc;
 	struct ib_ucontext *uctx = ibcc->uobject->context;
 	struct rxc_dev *rxc = to_rdev(ibcc->device);
 	struct rxc_cntr *cntr = to_rcntr(ibcc);
 	struct rxc_comp_cntr_create_resp resp = {};
 	u32 type = RXC_COMP_CNTR_TYPE_WRS;
+	int has_comp, has_err;
 	int err;
 
-	/* User-supplied memory (VA or dma-buf) is not implemented yet. */
-	if (uverbs_attr_is_valid(attrs, RXC_ATTR_CREATE_COMP_CNTR_COMP_BUF) ||
-	    uverbs_attr_is_valid(attrs, RXC_ATTR_CREATE_COMP_CNTR_ERR_BUF)) {
-		rxc_dbg(rxc, "create_comp_cntr: external memory not supported\n");
-		return -EOPNOTSUPP;
-	}
 	if (uverbs_attr_is_valid(attrs, RXC_ATTR_CREATE_COMP_CNTR_TYPE)) {
 		err = uverbs_copy_from(&type, attrs,
 				       RXC_ATTR_CREATE_COMP_CNTR_TYPE);
@@ -257,29 +329,74 @@ static int rxc_create_comp_cntr(struct ib_comp_cntr *ibcc,
 			return -EINVAL;
 		}
 	}
+	has_comp = rxc_cntr_get_desc(attrs, RXC_ATTR_CREATE_COMP_CNTR_COMP_BUF,
+				     &comp_desc);
+	if (has_comp < 0)
+		return has_comp;
+	has_err = rxc_cntr_get_desc(attrs, RXC_ATTR_CREATE_COMP_CNTR_ERR_BUF,
+				    &err_desc);
+	if (has_err < 0)
+		return has_err;
 
 	err = rxc_res_get(rxc, RXC_RES_COMP_CNTR);
 	if (err)
 		return err;
 
+	cntr->rxc = rxc;
 	cntr->type = type;
 	cntr->max_value = rxc->limits.cntr_max_value;
 	cntr->pool = &to_ruc(uctx)->cntr_pool;
-	err = rxc_cntr_slot_get(cntr, uctx);
-	if (err)
-		goto err_res;
+	atomic_set(&cntr->usecnt, 0);
+	rxc_cntr_wait_init(cntr);
 
-	resp.mmap_offset = rdma_user_mmap_get_offset(&cntr->page->mmap->rdma);
-	resp.mmap_length = PAGE_SIZE;
-	resp.comp_offset = (void *)&cntr->vals->comp - (void *)cntr->page->vals;
-	resp.err_offset = (void *)&cntr->vals->err - (void *)cntr->page->vals;
+	/* A page slot holds whichever values user memory does not. */
+	if (!has_comp || !has_err) {
+		err = rxc_cntr_slot_get(cntr, uctx);
+		if (err)
+			goto err_res;
+	}
+	if (has_comp) {
+		err = rxc_cntr_mem_import(rxc, &cntr->comp, &comp_desc,
+					  "completion");
+		if (err)
+			goto err_slot;
+	}
+	if (has_err) {
+		err = rxc_cntr_mem_import(rxc, &cntr->err, &err_desc, "error");
+		if (err)
+			goto err_comp;
+	}
+	/* A slot or buffer may hold an old value: start from zero. */
+	atomic64_set(cntr->comp.val, 0);
+	atomic64_set(cntr->err.val, 0);
+
+	if (cntr->page) {
+		resp.mmap_offset =
+			rdma_user_mmap_get_offset(&cntr->page->mmap->rdma);
+		resp.mmap_length = PAGE_SIZE;
+		resp.comp_offset = cntr->slot *
+					   sizeof(struct rxc_cntr_vals) +
+				   offsetof(struct rxc_cntr_vals, comp);
+		resp.err_offset = cntr->slot *
+					  sizeof(struct rxc_cntr_vals) +
+				  offsetof(struct rxc_cntr_vals, err);
+	}
 	err = uverbs_copy_to_struct_or_zero(attrs,
 					    RXC_ATTR_CREATE_COMP_CNTR_RESP,
 					    &resp, sizeof(resp));
 	if (err)
-		goto err_slot;
+		goto err_err;
+
+	mutex_lock(&rxc->cntr_lock);
+	list_add_tail(&cntr->dev_entry, &rxc->cntr_list);
+	mutex_unlock(&rxc->cntr_lock);
+	rxc_stat_inc(rxc, RXC_STAT_COMP_CNTR_CREATED);
 	return 0;
 
+err_err:
+	rxc_cntr_mem_release(&cntr->err);
+err_comp:
+	rxc_cntr_mem_release(&cntr->comp);
 err_slot:
 	rxc_cntr_slot_put(cntr);
 err_res:
@@ -289,16 +406,31 @@ err_res:
 
 static int rxc_destroy_comp_cntr(struct ib_comp_cntr *ibcc)
 {
-	rxc_cntr_slot_put(to_rcntr(ibcc));
-	rxc_res_put(to_rdev(ibcc->device), RXC_RES_COMP_CNTR);
+	struct rxc_cntr *cntr = to_rcntr(ibcc);
+	struct rxc_dev *rxc = cntr->rxc;
+
+	/* A 6.1 core checked this already; upstream's leaves it to us. */
+	if (atomic_read(ib_comp_cntr_usecnt(ibcc)))
+		return -EBUSY;
+
+	mutex_lock(&rxc->cntr_lock);
+	list_del(&cntr->dev_entry);
+	mutex_unlock(&rxc->cntr_lock);
+
+	rxc_cntr_wait_cleanup(cntr);
+	rxc_cntr_mem_release(&cntr->err);
+	rxc_cntr_mem_release(&cntr->comp);
+	rxc_cntr_slot_put(cntr);
+	rxc_res_put(rxc, RXC_RES_COMP_CNTR);
+	rxc_stat_inc(rxc, RXC_STAT_COMP_CNTR_DESTROYED);
 	return 0;
 }
 
 static atomic64_t *rxc_cntr_entry(struct rxc_cntr *cntr,
 				  enum ib_comp_cntr_entry entry)
 {
-	return entry == IB_COMP_CNTR_ENTRY_ERR ? &cntr->vals->err :
-						 &cntr->vals->comp;
+	return entry == IB_COMP_CNTR_ENTRY_ERR ? cntr->err.val :
+						 cntr->comp.val;
 }
 
 /*
@@ -315,11 +447,17 @@ static int rxc_modify_comp_cntr(struct ib_comp_cntr *ibcc,
 
 	if (op == IB_COMP_CNTR_MODIFY_OP_INC) {
 		rxc_cntr_add(v, value, cntr->max_value);
-		return 0;
+	} else {
+		if (value > cntr->max_value) {
+			rxc_dbg(cntr->rxc, "modify_comp_cntr: %llu > max_value %llu\n",
+				value, cntr->max_value);
+			return -EINVAL;
+		}
+		/* Fully ordered for the same reason as rxc_cntr_add(). */
+		atomic64_xchg(v, value);
 	}
-	if (value > cntr->max_value)
-		return -EINVAL;
-	atomic64_set_release(v, value);
+	rxc_stat_inc(cntr->rxc, RXC_STAT_COMP_CNTR_UPDATES);
+	rxc_cntr_wake(cntr);
 	return 0;
 }
 
@@ -330,13 +468,40 @@ static int rxc_read_comp_cntr(struct ib_comp_cntr *ibcc,
 	return 0;
 }
 
+/* Attach is the QP's business (rxc_qp.c); this only counts it. */
+static int rxc_cntr_qp_attach(struct ib_qp *ibqp, struct ib_comp_cntr *cc,
+			      struct ib_qp_attach_comp_cntr_attr *attr)
+{
+	int err = rxc_qp_attach_comp_cntr(ibqp, cc, attr);
+
+	if (!err)
+		rxc_stat_inc(to_rdev(ibqp->device), RXC_STAT_COMP_CNTR_ATTACHED);
+	return err;
+}
+
+#ifdef RXC_CORE_COMP_CNTR
+/* Core has the object: it calls these through ib_device_ops. */
+static const struct ib_device_ops rxc_cntr_dev_ops = {
+	.create_comp_cntr = rxc_create_comp_cntr,
+	.destroy_comp_cntr = rxc_destroy_comp_cntr,
+	.modify_comp_cntr = rxc_modify_comp_cntr,
+	.read_comp_cntr = rxc_read_comp_cntr,
+	.qp_attach_comp_cntr = rxc_cntr_qp_attach,
+	INIT_RDMA_OBJ_SIZE(ib_comp_cntr, rxc_cntr, ibcc),
+};
+
+atomic_t *ib_comp_cntr_usecnt(struct ib_comp_cntr *cc)
+{
+	return &to_rcntr(cc)->usecnt;
+}
+#else
 static const struct ib_comp_cntr_ops rxc_comp_cntr_ops = {
 	.query_comp_cntr_caps = rxc_query_comp_cntr_caps,
 	.create_comp_cntr = rxc_create_comp_cntr,
 	.destroy_comp_cntr = rxc_destroy_comp_cntr,
 	.modify_comp_cntr = rxc_modify_comp_cntr,
 	.read_comp_cntr = rxc_read_comp_cntr,
-	.qp_attach_comp_cntr = rxc_qp_attach_comp_cntr,
+	.qp_attach_comp_cntr = rxc_cntr_qp_attach,
 	.size_ib_comp_cntr = sizeof(struct rxc_cntr),
 };
 
@@ -344,6 +509,38 @@ static const struct ib_comp_cntr_ops rxc_comp_cntr_ops = {
 const struct ib_comp_cntr_ops *ib_comp_cntr_device_ops(struct ib_device *ibdev)
 {
 	return &rxc_comp_cntr_ops;
+}
+#endif
+
+int rxc_cntr_init(void)
+{
+	rxc_cntr_debugfs_init();
+	return rxc_cntr_client_register();
+}
+
+void rxc_cntr_exit(void)
+{
+	rxc_cntr_client_unregister();
+	rxc_cntr_debugfs_exit();
+}
+
+/* Process context, from rxc_dev_init(). */
+void rxc_cntr_dev_init(struct rxc_dev *rxc)
+{
+	mutex_init(&rxc->cntr_lock);
+	INIT_LIST_HEAD(&rxc->cntr_list);
+	rxc->cntr_dying = false;
+#ifdef RXC_CORE_COMP_CNTR
+	ib_set_device_ops(&rxc->ib_dev, &rxc_cntr_dev_ops);
+#endif
+}
+
+/* From dealloc_driver: every counter of the device is gone. */
+void rxc_cntr_dev_cleanup(struct rxc_dev *rxc)
+{
+	rxc_cntr_debugfs_remove(rxc);
+	WARN_ON(!list_empty(&rxc->cntr_list));
+	mutex_destroy(&rxc->cntr_lock);
 }
 
 /* Newer binaries may pass a longer response; the rest is zeroed. */
@@ -367,10 +564,16 @@ ADD_UVERBS_ATTRIBUTES_SIMPLE(rxc_cntr_create_attrs,
 						 RXC_CNTR_RESP_SIZE,
 						 UA_OPTIONAL));
 
-/* The generic object first: rxc's attributes extend its CREATE method. */
+/*
+ * The generic object first (unless core has it): rxc's attributes and
+ * methods extend it.
+ */
 const struct uapi_definition rxc_cntr_uapi_defs[] = {
+#ifndef RXC_CORE_COMP_CNTR
 	UAPI_DEF_CHAIN(ib_comp_cntr_uapi_defs),
+#endif
 	UAPI_DEF_CHAIN_OBJ_TREE(UVERBS_OBJECT_COMP_CNTR,
 				&rxc_cntr_create_attrs),
+	UAPI_DEF_CHAIN(rxc_cntr_wait_uapi_defs),
 	{}
 };

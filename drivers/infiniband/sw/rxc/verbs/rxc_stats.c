@@ -32,6 +32,11 @@ static const struct rdma_stat_desc rxc_stat_descs[RXC_NUM_STATS] = {
 	[RXC_STAT_RNR_NAKS_RCVD].name = "rnr_naks_rcvd",
 	[RXC_STAT_RNR_RETRY_EXCEEDED].name = "rnr_retry_exceeded",
 	[RXC_STAT_REMOTE_ACCESS_ERRORS].name = "remote_access_errors",
+	[RXC_STAT_COMP_CNTR_CREATED].name = "comp_cntr_created",
+	[RXC_STAT_COMP_CNTR_DESTROYED].name = "comp_cntr_destroyed",
+	[RXC_STAT_COMP_CNTR_ATTACHED].name = "comp_cntr_attached",
+	[RXC_STAT_COMP_CNTR_UPDATES].name = "comp_cntr_updates",
+	[RXC_STAT_COMP_CNTR_NOTIFIED].name = "comp_cntr_notified",
 };
 
 struct rdma_hw_stats *rxc_alloc_hw_port_stats(struct ib_device *ibdev,
