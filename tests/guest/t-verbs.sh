@@ -7,8 +7,9 @@
 # "verbs: <program>: ...".  A program that crashes, times out or exits
 # non-zero without reporting a failure adds one failure of its own.
 #
-# t_traffic needs the data path, which rxc does not have yet: it runs only
-# with RXC_DATA_PATH=1 or against rxe, and is one skip otherwise.
+# t_traffic and t_rc_errors need the data path, which rxc does not have
+# yet: they run only with RXC_DATA_PATH=1 or against rxe, and are one
+# skip each otherwise.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib.sh"
@@ -32,11 +33,14 @@ fi
 out=$(mktemp)
 for p in "${progs[@]}"; do
 	name=$(basename "$p")
-	if [ "$name" = t_traffic ] && [ "${RXC_DATA_PATH:-}" != 1 ] &&
-		[ "$DEV_TYPE" != rxe ]; then
-		skip "$name" "data path not implemented yet (issue 3)"
-		continue
-	fi
+	case $name in
+	t_traffic | t_rc_errors)
+		if data_path_gated; then
+			skip "$name" "$DATA_PATH_REASON"
+			continue
+		fi
+		;;
+	esac
 	echo "+ $p $DEV"
 	rc=0
 	timeout -k 5 "$secs" "$p" "$DEV" >"$out" 2>&1 || rc=$?
