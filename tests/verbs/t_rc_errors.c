@@ -162,6 +162,39 @@ err:
 	return false;
 }
 
+/*
+ * Replaces a by a QP created with ibv_create_qp_ex() for the ibv_wr_*
+ * API with @ops, and connects both QPs again. Returns a's ibv_qp_ex, or
+ * NULL with failures recorded.
+ */
+static struct ibv_qp_ex *duo_extend_a(struct test_env *env, struct duo *d,
+				      uint64_t ops)
+{
+	struct ibv_qp_init_attr_ex attr = {
+		.qp_type = IBV_QPT_RC,
+		.comp_mask = IBV_QP_INIT_ATTR_PD |
+			     IBV_QP_INIT_ATTR_SEND_OPS_FLAGS,
+		.send_ops_flags = ops,
+		.pd = env->pd,
+		.send_cq = d->scq[A],
+		.recv_cq = d->rcq[A],
+		.cap = { .max_send_wr = 16, .max_recv_wr = 16,
+			 .max_send_sge = 1, .max_recv_sge = 1 },
+	};
+	struct ibv_qp *qp;
+
+	qp = CHECK_NOT_NULL(ibv_create_qp_ex(env->ctx, &attr));
+	if (!qp)
+		return NULL;
+	CHECK_OK(ibv_destroy_qp(d->qp[A]));
+	d->qp[A] = qp;
+	if (!CHECK_OK(qp_to_state(d->qp[B], IBV_QPS_RESET)) ||
+	    !CHECK_OK(duo_modify(env, d, A, &default_opts)) ||
+	    !CHECK_OK(duo_modify(env, d, B, &default_opts)))
+		return NULL;
+	return CHECK_NOT_NULL(ibv_qp_to_qp_ex(qp));
+}
+
 static int post_recv_sge(struct duo *d, int i, uint64_t wr_id,
 			 struct ibv_sge *sge, int n)
 {
@@ -475,30 +508,82 @@ static void atomic_on_mr_without_remote_atomic_fails(struct test_env *env)
 }
 
 /*
- * An atomic's remote address must be 8-byte aligned; the responder
- * answers a misaligned one with an Invalid Request NAK (IBA 9.4.5,
- * o9-20), which the requester reports as IBV_WC_REM_INV_REQ_ERR.
+ * An atomic's remote address must be 8-byte aligned. librxe (the
+ * provider of rdma_rxe and rxc alike) refuses a misaligned one in
+ * ibv_post_send() already.
  */
-static void misaligned_atomic_fails_with_rem_inv_req_err(struct test_env *env)
+static void misaligned_atomic_is_refused_by_ibv_post_send_with_einval(
+	struct test_env *env)
 {
+	struct duo d;
+
 	if (env->dev_attr.atomic_cap == IBV_ATOMIC_NONE) {
 		tap_skip("device has no atomics");
 		return;
 	}
-	refused(env, IBV_WR_ATOMIC_CMP_AND_SWP, ALL_ACCESS, 4, 8, 0,
-		IBV_WC_REM_INV_REQ_ERR);
+	if (!duo_connect(env, &d, &default_opts))
+		return;
+	CHECK_RC(post_a(&d, 1, IBV_WR_ATOMIC_FETCH_AND_ADD, 0, 8,
+			IBV_SEND_SIGNALED, b_addr(&d, 4), d.mr[B]->rkey),
+		 EINVAL);
+	expect_no_wc(d.scq[A], 10);
+	CHECK_EQ(query_qp_state(d.qp[A]), IBV_QPS_RTS);
+	duo_destroy(&d);
+}
+
+/*
+ * The ibv_wr_* API does not check alignment, so the request reaches the
+ * responder, which must answer with an Invalid Request NAK (IBA 9.4.5):
+ * IBV_WC_REM_INV_REQ_ERR for the requester, whose QP goes to ERR, and
+ * b's memory untouched.
+ */
+static void misaligned_atomic_fails_at_the_responder_with_rem_inv_req_err(
+	struct test_env *env)
+{
+	struct ibv_qp_ex *qpx;
+	struct duo d;
+	int i;
+
+	if (env->dev_attr.atomic_cap == IBV_ATOMIC_NONE) {
+		tap_skip("device has no atomics");
+		return;
+	}
+	if (!duo_connect(env, &d, &default_opts))
+		return;
+	qpx = duo_extend_a(env, &d, IBV_QP_EX_WITH_ATOMIC_CMP_AND_SWP);
+	if (!qpx)
+		goto out;
+	memset(d.buf[B], 0x3c, DUO_LEN);
+	ibv_wr_start(qpx);
+	qpx->wr_id = 1;
+	qpx->wr_flags = IBV_SEND_SIGNALED;
+	ibv_wr_atomic_cmp_swp(qpx, d.mr[B]->rkey, b_addr(&d, 4),
+			      0x3c3c3c3c3c3c3c3cull, 1);
+	ibv_wr_set_sge(qpx, d.mr[A]->lkey, (uintptr_t)d.buf[A], 8);
+	if (!CHECK_OK(ibv_wr_complete(qpx)))
+		goto out;
+	expect_wc(d.scq[A], 1, IBV_WC_REM_INV_REQ_ERR, 0);
+	CHECK_EQ(query_qp_state(d.qp[A]), IBV_QPS_ERR);
+	for (i = 0; i < DUO_LEN; i++)
+		if (d.buf[B][i] != 0x3c)
+			break;
+	CHECK(i == DUO_LEN, "b's memory changed at offset %d", i);
+out:
+	duo_destroy(&d);
 }
 
 /*
  * A SEND longer than the receive buffer: the receive completes with
- * IBV_WC_LOC_LEN_ERR and the responder NAKs with Invalid Request, so the
- * sender sees IBV_WC_REM_INV_REQ_ERR.
+ * IBV_WC_LOC_LEN_ERR (ibv_poll_cq(3)) and the responder NAKs with
+ * Invalid Request, so the sender sees IBV_WC_REM_INV_REQ_ERR.
  */
 static void send_longer_than_the_receive_fails_on_both_sides(
 	struct test_env *env)
 {
 	struct duo d;
 
+	if (is_rxe(env))
+		tap_xfail("rdma_rxe 6.1 reports IBV_WC_REM_OP_ERR and IBV_WC_LOC_QP_OP_ERR");
 	if (!duo_connect(env, &d, &default_opts))
 		return;
 	if (!CHECK_OK(post_recv(&d, B, 7, 0, 100)) ||
@@ -576,7 +661,7 @@ out:
 /*
  * Moving a QP to ERR flushes every outstanding WR: sends (signaled or
  * not) and receives complete with IBV_WC_WR_FLUSH_ERR, each queue in
- * posting order, with the right wr_ids; so do WRs posted afterwards.
+ * posting order, with the right wr_ids.
  * The sends are held back by a peer that never answers (destroyed b,
  * with a long timeout).
  */
@@ -616,16 +701,44 @@ static void modify_to_err_flushes_all_wrs_in_order(struct test_env *env)
 		check_wc(&wc[i], 100 + i, IBV_WC_WR_FLUSH_ERR, 0);
 		CHECK_EQ(wc[i].qp_num, d.qp[A]->qp_num);
 	}
-
-	/* Posting in ERR is allowed; the WRs flush at once. */
-	if (CHECK_OK(post_recv(&d, A, 200, 0, 64)))
-		expect_wc(d.rcq[A], 200, IBV_WC_WR_FLUSH_ERR, 0);
-	if (CHECK_OK(post_a(&d, 9, IBV_WR_SEND, 0, 64, IBV_SEND_SIGNALED,
-			    0, 0)))
-		expect_wc(d.scq[A], 9, IBV_WC_WR_FLUSH_ERR, 0);
-	expect_no_wc(d.scq[A], 10);
 out:
 	duo_destroy(&d);
+}
+
+/*
+ * A QP in ERR accepts new WRs and completes them at once with
+ * IBV_WC_WR_FLUSH_ERR (IBA 10.3.1, error state): receives and sends.
+ */
+static void wr_posted_in_err(struct test_env *env, bool send)
+{
+	struct duo d;
+
+	if (!duo_connect(env, &d, &default_opts))
+		return;
+	if (!CHECK_OK(qp_to_state(d.qp[A], IBV_QPS_ERR)))
+		goto out;
+	if (send) {
+		if (CHECK_OK(post_a(&d, 9, IBV_WR_SEND, 0, 64,
+				    IBV_SEND_SIGNALED, 0, 0)))
+			expect_wc(d.scq[A], 9, IBV_WC_WR_FLUSH_ERR, 0);
+		expect_no_wc(d.scq[A], 10);
+	} else {
+		if (CHECK_OK(post_recv(&d, A, 200, 0, 64)))
+			expect_wc(d.rcq[A], 200, IBV_WC_WR_FLUSH_ERR, 0);
+		expect_no_wc(d.rcq[A], 10);
+	}
+out:
+	duo_destroy(&d);
+}
+
+static void receive_posted_in_err_state_is_flushed(struct test_env *env)
+{
+	wr_posted_in_err(env, false);
+}
+
+static void send_posted_in_err_state_is_flushed(struct test_env *env)
+{
+	wr_posted_in_err(env, true);
 }
 
 /*
@@ -866,42 +979,19 @@ out:
  */
 static void atomic_write_places_8_bytes(struct test_env *env)
 {
-	struct ibv_qp_init_attr_ex attr = {
-		.qp_type = IBV_QPT_RC,
-		.comp_mask = IBV_QP_INIT_ATTR_PD |
-			     IBV_QP_INIT_ATTR_SEND_OPS_FLAGS,
-		.send_ops_flags = IBV_QP_EX_WITH_ATOMIC_WRITE |
-				  IBV_QP_EX_WITH_SEND,
-		.cap = { .max_send_wr = 4, .max_recv_wr = 4,
-			 .max_send_sge = 1, .max_recv_sge = 1 },
-	};
 	uint8_t value[8] = { 1, 2, 3, 4, 5, 6, 7, 8 };
-	struct ibv_qp *qp = NULL;
 	struct ibv_qp_ex *qpx;
 	struct duo d;
 
-	if (!strncmp(env->dev_name, "rxe", 3)) {
+	if (is_rxe(env)) {
 		tap_skip("rdma_rxe 6.1 lacks ATOMIC_WRITE (librxe advertises it)");
 		return;
 	}
 	if (!duo_connect(env, &d, &default_opts))
 		return;
-	/* Replace a by an extended QP that can post ATOMIC_WRITE. */
-	attr.pd = env->pd;
-	attr.send_cq = d.scq[A];
-	attr.recv_cq = d.rcq[A];
-	qp = CHECK_NOT_NULL(ibv_create_qp_ex(env->ctx, &attr));
-	if (!qp)
+	qpx = duo_extend_a(env, &d, IBV_QP_EX_WITH_ATOMIC_WRITE);
+	if (!qpx)
 		goto out;
-	CHECK_OK(ibv_destroy_qp(d.qp[A]));
-	d.qp[A] = qp;
-	if (!CHECK_OK(duo_modify(env, &d, A, &default_opts)) ||
-	    !CHECK_OK(duo_modify(env, &d, B, &default_opts)))
-		goto out;
-	qpx = ibv_qp_to_qp_ex(qp);
-	if (!CHECK(qpx, "no extended QP"))
-		goto out;
-
 	ibv_wr_start(qpx);
 	qpx->wr_id = 5;
 	qpx->wr_flags = IBV_SEND_SIGNALED;
@@ -911,6 +1001,7 @@ static void atomic_write_places_8_bytes(struct test_env *env)
 	expect_wc(d.scq[A], 5, IBV_WC_SUCCESS, IBV_WC_ATOMIC_WRITE);
 	CHECK(!memcmp(d.buf[B] + 256, value, 8), "atomic write data differs");
 	CHECK_EQ(d.buf[B][264], 0);
+	CHECK_EQ(d.buf[B][255], 0);
 out:
 	duo_destroy(&d);
 }
@@ -928,10 +1019,13 @@ static const struct test_case tests[] = {
 	TEST_CASE(rdma_write_to_mr_without_remote_write_fails),
 	TEST_CASE(rdma_read_from_mr_without_remote_read_fails),
 	TEST_CASE(atomic_on_mr_without_remote_atomic_fails),
-	TEST_CASE(misaligned_atomic_fails_with_rem_inv_req_err),
+	TEST_CASE(misaligned_atomic_is_refused_by_ibv_post_send_with_einval),
+	TEST_CASE(misaligned_atomic_fails_at_the_responder_with_rem_inv_req_err),
 	TEST_CASE(send_longer_than_the_receive_fails_on_both_sides),
 	TEST_CASE(atomics_return_the_old_value_and_update_the_target),
 	TEST_CASE(modify_to_err_flushes_all_wrs_in_order),
+	TEST_CASE(receive_posted_in_err_state_is_flushed),
+	TEST_CASE(send_posted_in_err_state_is_flushed),
 	TEST_CASE(multi_packet_sends_of_odd_sizes_arrive_intact),
 	TEST_CASE(multi_packet_rdma_write_and_read_of_odd_sizes),
 	TEST_CASE(inline_send_gathers_sges_and_copies_at_post_time),
