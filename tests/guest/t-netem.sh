@@ -58,13 +58,16 @@ run "netem on veth0: ${fwd[*]}" 30 $TC qdisc add dev veth0 root netem "${fwd[@]}
 run "netem on veth1: ${back[*]}" 30 \
 	"${SRV[@]}" $TC qdisc add dev veth1 root netem "${back[@]}"
 
-n=$((mib * 16))	# 64 KiB messages
+# 4 KiB messages (4 packets at the 1024-byte path MTU), 8 in flight: RC
+# recovers a loss by going back to the lost packet, so every loss costs
+# what is in flight behind it, and 5% loss on a deep pipe would crawl.
+n=$((mib * 256))
 PAIR_SECS=900 pair "rc_xfer: $mib MiB by SEND, every byte checked" chk_xfer -- \
-	"$xfer" -d "$SRV_DEV" -g "$SRV_GID" -p "$PORT" -o send -s 65536 -n "$n" -w 16 -T $((850 * SLOW)) -- \
-	"$xfer" -d "$CLI_DEV" -g "$CLI_GID" -p "$PORT" -o send -s 65536 -n "$n" -w 16 -T $((850 * SLOW)) "$SRV_IP"
-PAIR_SECS=300 pair "rc_xfer: $((mib / 4)) MiB by RDMA WRITE with immediate" chk_xfer -- \
-	"$xfer" -d "$SRV_DEV" -g "$SRV_GID" -p "$PORT" -o write -s 65536 -n $((n / 4)) -w 16 -T $((280 * SLOW)) -- \
-	"$xfer" -d "$CLI_DEV" -g "$CLI_GID" -p "$PORT" -o write -s 65536 -n $((n / 4)) -w 16 -T $((280 * SLOW)) "$SRV_IP"
+	"$xfer" -d "$SRV_DEV" -g "$SRV_GID" -p "$PORT" -o send -s 4096 -n "$n" -w 8 -T $((850 * SLOW)) -- \
+	"$xfer" -d "$CLI_DEV" -g "$CLI_GID" -p "$PORT" -o send -s 4096 -n "$n" -w 8 -T $((850 * SLOW)) "$SRV_IP"
+PAIR_SECS=300 pair "rc_xfer: $((mib / 4)) MiB by RDMA WRITE with immediate, 5001-byte messages" chk_xfer -- \
+	"$xfer" -d "$SRV_DEV" -g "$SRV_GID" -p "$PORT" -o write -s 5001 -n $((n / 5)) -w 8 -T $((280 * SLOW)) -- \
+	"$xfer" -d "$CLI_DEV" -g "$CLI_GID" -p "$PORT" -o write -s 5001 -n $((n / 5)) -w 8 -T $((280 * SLOW)) "$SRV_IP"
 # A stock tool too, with its (weaker) buffer check.
 PAIR_SECS=300 pair "ibv_rc_pingpong -s 65536 -n 64 -c" chk_pingpong 64 -- \
 	ibv_rc_pingpong -d "$SRV_DEV" -g "$SRV_GID" -p "$PORT" -s 65536 -n 64 -c -- \
