@@ -156,6 +156,18 @@ peer_up() {
 	SRV_GID=$(gid_index_of "$SRV_DEV" "$SRV_IP" || echo 1)
 }
 
+# peer_cleanup: undo what peer_up left behind after an aborted group,
+# quietly (an EXIT trap; peer_down is the tested way).
+peer_cleanup() {
+	[ -e "/run/netns/$PEER_NS" ] || return 0
+	echo "peer_cleanup: removing $PEER_NS left behind"
+	/usr/sbin/ip netns exec "$PEER_NS" rdma link delete "${DEV_TYPE}1" 2>/dev/null
+	/usr/sbin/ip -n "$PEER_NS" link set veth1 netns 1 2>/dev/null
+	/usr/sbin/ip netns delete "$PEER_NS" 2>/dev/null
+	/usr/sbin/ip link set veth1 up 2>/dev/null
+	return 0
+}
+
 peer_down() {
 	[ "$DEV_TYPE" = rxe ] && return 0
 	run "peer: rdma link delete $SRV_DEV" 60 "${SRV[@]}" \
