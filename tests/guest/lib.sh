@@ -182,8 +182,8 @@ peer_down() {
 # pair NAME CHECK [ARG...] -- SERVER-CMD... -- CLIENT-CMD...
 #
 # One test (after peer_up): starts the server (inside the peer namespace
-# for rxc), waits until it listens on TCP port $PORT (or, with
-# WAIT=sleep, two seconds: rdma_cm listeners have no TCP port), runs the
+# for rxc), waits until it listens on TCP port $PORT (with WAIT=cm:
+# until "rdma resource" shows an rdma_cm listener on it), runs the
 # client, and passes if both exit 0 within $PAIR_SECS (default 60, times
 # $SLOW) and "CHECK ARG... SERVER-LOG CLIENT-LOG" succeeds; the check
 # prints why when it fails.  Logs go to $PAIR_LOGS (stdout and stderr
@@ -205,8 +205,9 @@ pair() {
 	echo "+ [$seq server] ${srv[*]}"
 	timeout -k 5 "$t" "${SRV[@]}" "${srv[@]}" >"$so" 2>"$so.err" &
 	spid=$!
-	if [ "${WAIT:-tcp}" = sleep ]; then
-		sleep $((2 * SLOW))
+	if [ "${WAIT:-tcp}" = cm ]; then
+		wait_for 10 sh -c "${SRV[*]} rdma resource show cm_id | grep -q 'LISTEN.*:$PORT'" ||
+			{ echo "# no rdma_cm listener on $PORT seen, trying anyway"; sleep $((2 * SLOW)); }
 	else
 		wait_for 20 sh -c "${SRV[*]} ss -Hltn 'sport = :$PORT' | grep -q ." ||
 			echo "# server is not listening on $PORT yet"

@@ -136,9 +136,9 @@ rows = sorted(t for t in set(rxc) | set(rxe)
 w = max([len(t) for t in rows] + [4])
 with open(sys.argv[3], 'w') as f:
     for out in (sys.stdout, f):
-        print(f'{"test":{w}}  {"rxc":40.40}  rxe', file=out)
+        print(f'{"test":{w}}  {"rxc":50.50}  rxe', file=out)
         for t in rows:
-            print(f'{t:{w}}  {rxc.get(t, "-"):40.40}  {rxe.get(t, "-")}', file=out)
+            print(f'{t:{w}}  {rxc.get(t, "-"):50.50}  {rxe.get(t, "-")}', file=out)
         for name, r in (('rxc', rxc), ('rxe', rxe)):
             v = list(r.values())
             print(f'{name}: {len(v)} tests, {v.count("pass")} passed, '

@@ -115,7 +115,7 @@ pair "ib_atomic_bw -A CMP_AND_SWAP" chk_perftest 8 100 -- \
 
 # rping over rdma_cm: -V makes the client compare what it read back with
 # what it sent; the log check rebuilds every line independently.
-WAIT='sleep' pair "rping -C 100 -v -V -S 100" chk_rping 100 100 -- \
+WAIT=cm pair "rping -C 100 -v -V -S 100" chk_rping 100 100 -- \
 	rping -s -a "$SRV_IP" -p "$PORT" -C 100 -v -S 100 -- \
 	rping -c -a "$SRV_IP" -p "$PORT" -C 100 -v -V -S 100
 
