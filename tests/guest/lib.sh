@@ -96,3 +96,173 @@ gid_index() {
 
 link_add() { rdma link add "$DEV" type "$DEV_TYPE" netdev "$NETDEV"; }
 link_del() { rdma link delete "$DEV"; }
+
+# The GID table index of IPv4 address $2 on device $1 (RoCE v2,
+# IPv4-mapped), e.g. gid_index_of rxc1 10.77.0.2.
+gid_index_of() {
+	local f want
+	# shellcheck disable=SC2086  # one printf argument per octet
+	want=$(printf '0000:0000:0000:0000:0000:ffff:%02x%02x:%02x%02x' \
+		${2//./ })
+	for f in "/sys/class/infiniband/$1/ports/1/gids/"*; do
+		[ "$(cat "$f" 2>/dev/null)" = "$want" ] && { basename "$f"; return 0; }
+	done
+	return 1
+}
+
+# hw_counter DEV NAME: one port counter from "rdma statistic show link".
+hw_counter() {
+	rdma statistic show link "$1/1" | tr ' ' '\n' |
+		awk -v n="$2" 'prev == n { print; exit } { prev = $0 }'
+}
+
+# Traffic on rxc needs its data path (issue 3); until the lead flips the
+# gate, traffic tests on rxc run only with RXC_DATA_PATH=1.
+data_path_gated() { [ "$DEV_TYPE" = rxc ] && [ "${RXC_DATA_PATH:-}" != 1 ]; }
+DATA_PATH_REASON="rxc data path not merged yet (issue 3): set RXC_DATA_PATH=1"
+
+# Two-ended traffic topology for the tool tests (t-tools, t-netem):
+#   rxc: the client is $DEV on veth0 (10.77.0.1) in the initial namespace,
+#        the server is rxc1 on veth1 (10.77.0.2) moved into namespace
+#        "peer", so every packet really crosses the veth pair;
+#   rxe: rdma_rxe 6.1 knows no namespaces: both ends are $DEV (loopback).
+# peer_up sets SRV_DEV SRV_IP SRV_GID CLI_DEV CLI_GID and the array SRV
+# (the command prefix that runs a server); peer_down undoes it.  Both are
+# tests themselves, so failures show up in results.tap.
+PEER_NS=peer
+PEER_IP=10.77.0.2
+peer_up() {
+	CLI_DEV=$DEV CLI_GID=${GID_INDEX:-1}
+	# The guest boots with lo down, and TCP to a local address (how the
+	# tools exchange QP numbers in loopback) goes through lo.
+	run "lo up" 30 /usr/sbin/ip link set lo up
+	if [ "$DEV_TYPE" = rxe ]; then
+		SRV_DEV=$DEV SRV_IP=$IPADDR SRV_GID=$CLI_GID SRV=()
+		return 0
+	fi
+	SRV_DEV=${DEV_TYPE}1 SRV_IP=$PEER_IP SRV=(/usr/sbin/ip netns exec "$PEER_NS")
+	run "peer: namespace $PEER_NS" 30 /usr/sbin/ip netns add "$PEER_NS"
+	run "peer: veth1 into $PEER_NS" 30 /usr/sbin/ip link set veth1 netns "$PEER_NS"
+	run "peer: address on veth1" 30 \
+		/usr/sbin/ip -n "$PEER_NS" addr add "$PEER_IP/24" dev veth1
+	run "peer: veth1 up" 30 /usr/sbin/ip -n "$PEER_NS" link set veth1 up
+	run "peer: lo up" 30 /usr/sbin/ip -n "$PEER_NS" link set lo up
+	run "peer: rdma link add $SRV_DEV" 60 "${SRV[@]}" \
+		rdma link add "$SRV_DEV" type "$DEV_TYPE" netdev veth1
+	check "peer: $SRV_DEV port active" wait_for 20 sh -c \
+		"grep -q ACTIVE /sys/class/infiniband/$SRV_DEV/ports/1/state"
+	check "peer: $SRV_DEV has a GID for $SRV_IP" wait_for 20 \
+		gid_index_of "$SRV_DEV" "$SRV_IP"
+	SRV_GID=$(gid_index_of "$SRV_DEV" "$SRV_IP" || echo 1)
+}
+
+# peer_cleanup: undo what peer_up left behind after an aborted group,
+# quietly (an EXIT trap; peer_down is the tested way).
+peer_cleanup() {
+	[ -e "/run/netns/$PEER_NS" ] || return 0
+	echo "peer_cleanup: removing $PEER_NS left behind"
+	/usr/sbin/ip netns exec "$PEER_NS" rdma link delete "${DEV_TYPE}1" 2>/dev/null
+	/usr/sbin/ip -n "$PEER_NS" link set veth1 netns 1 2>/dev/null
+	/usr/sbin/ip netns delete "$PEER_NS" 2>/dev/null
+	/usr/sbin/ip link set veth1 up 2>/dev/null
+	return 0
+}
+
+peer_down() {
+	[ "$DEV_TYPE" = rxe ] && return 0
+	run "peer: rdma link delete $SRV_DEV" 60 "${SRV[@]}" \
+		rdma link delete "$SRV_DEV"
+	# Deleting the namespace would destroy the veth pair (veth0 too):
+	# bring veth1 home first.
+	run "peer: veth1 back" 30 /usr/sbin/ip -n "$PEER_NS" link set veth1 netns 1
+	run "peer: delete namespace $PEER_NS" 60 /usr/sbin/ip netns delete "$PEER_NS"
+	run "peer: veth1 up again" 30 /usr/sbin/ip link set veth1 up
+}
+
+# pair NAME CHECK [ARG...] -- SERVER-CMD... -- CLIENT-CMD...
+#
+# One test (after peer_up): starts the server (inside the peer namespace
+# for rxc), waits until it listens on TCP port $PORT (with WAIT=cm:
+# until "rdma resource" shows an rdma_cm listener on it), runs the
+# client, and passes if both exit 0 within $PAIR_SECS (default 60, times
+# $SLOW) and "CHECK ARG... SERVER-LOG CLIENT-LOG" succeeds; the check
+# prints why when it fails.  Logs go to $PAIR_LOGS (stdout and stderr
+# apart: rping's stderr would land inside its buffered stdout lines);
+# $PORT moves on by one.
+PAIR_SEQ=0
+pair() {
+	local name=$1 chk=$2 t=$((${PAIR_SECS:-60} * SLOW)) so co spid src=0 crc=0
+	local args=() srv=() cli=() why='' seq
+	shift 2
+	while [ "$1" != -- ]; do args+=("$1"); shift; done
+	shift
+	while [ "$1" != -- ]; do srv+=("$1"); shift; done
+	shift
+	cli=("$@")
+	PAIR_SEQ=$((PAIR_SEQ + 1))
+	seq=$PAIR_SEQ
+	so=$PAIR_LOGS/$seq-srv.log co=$PAIR_LOGS/$seq-cli.log
+	echo "+ [$seq server] ${srv[*]}"
+	timeout -k 5 "$t" "${SRV[@]}" "${srv[@]}" >"$so" 2>"$so.err" &
+	spid=$!
+	if [ "${WAIT:-tcp}" = cm ]; then
+		wait_for 10 sh -c "${SRV[*]} rdma resource show cm_id | grep -q 'LISTEN.*:$PORT'" ||
+			{ echo "# no rdma_cm listener on $PORT seen, trying anyway"; sleep $((2 * SLOW)); }
+	else
+		wait_for 20 sh -c "${SRV[*]} ss -Hltn 'sport = :$PORT' | grep -q ." ||
+			echo "# server is not listening on $PORT yet"
+	fi
+	echo "+ [$seq client] ${cli[*]}"
+	timeout -k 5 "$t" "${cli[@]}" >"$co" 2>"$co.err" || crc=$?
+	# A failed client can leave the server waiting for it forever.
+	[ "$crc" -eq 0 ] || kill "$spid" 2>/dev/null || true
+	wait "$spid" || src=$?
+	if [ "$crc" -eq 124 ]; then
+		why="client timed out after ${t}s"
+	elif [ "$crc" -ne 0 ]; then
+		why="client exit status $crc"
+	elif [ "$src" -eq 124 ]; then
+		why="server timed out after ${t}s"
+	elif [ "$src" -ne 0 ]; then
+		why="server exit status $src"
+	elif ! why=$("$chk" "${args[@]}" "$so" "$co"); then
+		: # the check said why
+	else
+		why=''
+	fi
+	if [ -z "$why" ]; then
+		tail -n 2 "$co"
+		pass "$name"
+	else
+		echo "--- server output ($so, .err)"
+		tail -n 20 "$so" "$so.err"
+		echo "--- client output ($co, .err)"
+		tail -n 20 "$co" "$co.err"
+		fail "$name" "$why"
+	fi
+	PORT=$((PORT + 1))
+}
+
+# The pingpongs print "N iters in S seconds" on both ends; with -c they
+# print "invalid data" for a page whose check byte differs (they check
+# one byte per page: rc_xfer, chk_xfer, checks every byte).
+chk_pingpong() {	# ITERS SRV-LOG CLI-LOG
+	local f
+	for f in "$2" "$3"; do
+		grep -q "^$1 iters in" "$f" || { echo "no '$1 iters' line in $f"; return 1; }
+		! grep -qi 'invalid data' "$f" || { echo "invalid data in $f"; return 1; }
+	done
+}
+
+# perftest prints one result row "SIZE ITERS ..." under its header.
+chk_perftest() {	# SIZE ITERS SRV-LOG CLI-LOG
+	grep -Eq "^ *$1 +$2 " "$4" || { echo "no result row for $1 bytes x $2"; return 1; }
+}
+
+# rc_xfer (tests/verbs/tools) says so when every message arrived intact.
+chk_xfer() {	# SRV-LOG CLI-LOG
+	if ! grep -q 'all data verified' "$1" || ! grep -q 'all data verified' "$2"; then
+		echo "rc_xfer did not verify all data"
+		return 1
+	fi
+}

@@ -4,8 +4,10 @@
 usage: python3 pyverbs_tap.py TESTS_PARENT DEV GID MODULE...
 
 TESTS_PARENT holds the unpacked "tests" package of Debian's python3-pyverbs
-(/usr/share/doc/rdma-core/tests).  MODULE names are like "test_pd".
-Tracebacks and skip reasons go to stderr (the guest log).
+(/usr/share/doc/rdma-core/tests).  MODULE names are like "test_pd"; "all"
+means every test module, as the package's run_tests.py runs them.
+Tracebacks and skip reasons go to stderr (the guest log).  The TAP lines
+are labelled with $PYVERBS_SUITE ("pyverbs" by default).
 """
 import os
 import random
@@ -20,7 +22,10 @@ from args_parser import parser  # noqa: E402
 
 sys.argv[1:] = ['--dev', dev, '--gid', gid]
 parser.parse_args()
-import tests  # noqa: E402,F401  (imports every test_* module, as run_tests.py)
+import tests  # noqa: E402  (imports every test_* module, as run_tests.py)
+
+
+SUITE = os.environ.get('PYVERBS_SUITE', 'pyverbs')
 
 
 class TapResult(unittest.TestResult):
@@ -28,7 +33,7 @@ class TapResult(unittest.TestResult):
         name = test.id()
         if name.startswith('tests.'):
             name = name[len('tests.'):]
-        print(f'{status} - pyverbs: {name}{directive}', flush=True)
+        print(f'{status} - {SUITE}: {name}{directive}', flush=True)
 
     def addSuccess(self, test):
         super().addSuccess(test)
@@ -85,6 +90,8 @@ if os.environ.get('PYVERBS_SKIP_FILE'):
 
 # The suite draws sizes and values from random: make runs repeatable.
 random.seed(int(os.environ.get('PYVERBS_SEED', '0')))
+if modules == ['all']:
+    modules = [m.__name__[len('tests.'):] for m in tests.__test_modules__]
 suite = unittest.TestLoader().loadTestsFromNames(['tests.' + m for m in modules])
 result = TapResult()
 suite.run(result)

@@ -52,7 +52,7 @@ sleep 2
 timeout 20 ibv_rc_pingpong -d rxe9 -g 1 -n 1 -s 64 "$B_IP" \
 	>"$RESULTS/interop-cli.log" 2>&1 || true
 sleep 1
-packets=$(counter rcv_packets) unhandled=$(counter rcv_unhandled)
+packets=$(counter rcv_packets) unhandled=$(counter rcv_qp_dropped)
 kill "$spid" 2>/dev/null || true
 wait "$spid" 2>/dev/null || true
 

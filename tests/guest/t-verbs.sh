@@ -7,9 +7,8 @@
 # "verbs: <program>: ...".  A program that crashes, times out or exits
 # non-zero without reporting a failure adds one failure of its own.
 #
-# t_traffic needs the data path, which rxc does not have yet: it runs only
-# with RXC_DATA_PATH=1 or against rxe, and is one skip otherwise.
-# t_comp_cntr_traffic likewise, and never against rxe (no counters).
+# The traffic tests need the data path (see data_path_gated in lib.sh);
+# the counter tests need rxc (rdma_rxe has no completion counters).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib.sh"
@@ -33,24 +32,33 @@ fi
 out=$(mktemp)
 for p in "${progs[@]}"; do
 	name=$(basename "$p")
-	if [ "$name" = t_traffic ] && [ "${RXC_DATA_PATH:-}" != 1 ] &&
-		[ "$DEV_TYPE" != rxe ]; then
-		skip "$name" "data path not implemented yet (issue 3)"
-		continue
-	fi
-	# Counters over traffic: rxc only, and only with the data path.
-	if [ "$name" = t_comp_cntr_traffic ]; then
+	case $name in
+	t_traffic | t_rc_errors)
+		if data_path_gated; then
+			skip "$name" "$DATA_PATH_REASON"
+			continue
+		fi
+		;;
+	t_comp_cntr_traffic)
 		if [ "$DEV_TYPE" = rxe ]; then
 			skip "$name" "rdma_rxe has no completion counters"
 			continue
-		elif [ "${RXC_DATA_PATH:-}" != 1 ]; then
-			skip "$name" "data path not implemented yet (issue 3)"
+		elif data_path_gated; then
+			skip "$name" "$DATA_PATH_REASON"
 			continue
 		fi
-	fi
+		;;
+	t_comp_cntr*)
+		if [ "$DEV_TYPE" = rxe ]; then
+			skip "$name" "rdma_rxe has no completion counters"
+			continue
+		fi
+		;;
+	esac
 	echo "+ $p $DEV"
 	rc=0
-	timeout -k 5 "$secs" "$p" "$DEV" >"$out" 2>&1 || rc=$?
+	# DEV_TYPE tells the programs which driver's known bugs to expect.
+	DEV_TYPE=$DEV_TYPE timeout -k 5 "$secs" "$p" "$DEV" >"$out" 2>&1 || rc=$?
 	cat "$out"
 	# Re-label the program's TAP lines; "ok N - x" is accepted too.
 	sed -nE "s/^(not ok|ok)( [0-9]+)? - (.*)$/\\1 - $SUITE: $name: \\3/p" \

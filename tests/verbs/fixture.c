@@ -389,6 +389,20 @@ static uint64_t now_ms(void)
 	return (uint64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
+bool is_rxe(const struct test_env *env)
+{
+	const char *type = getenv("DEV_TYPE");
+
+	/*
+	 * Both drivers register as RDMA_DRIVER_RXE and librxe drives both,
+	 * so nothing the device reports tells them apart: the guest scripts
+	 * say which one it is (lib.sh's DEV_TYPE); by hand, the name does.
+	 */
+	if (type)
+		return !strcmp(type, "rxe");
+	return !strncmp(env->dev_name, "rxe", 3);
+}
+
 void sleep_ms(unsigned int ms)
 {
 	struct timespec ts = {

@@ -136,6 +136,13 @@ int query_qp_state(struct ibv_qp *qp);
  */
 int poll_cq_wait(struct ibv_cq *cq, struct ibv_wc *wc, int n);
 
+/*
+ * True when the device under test is the kernel's rdma_rxe ($DEV_TYPE is
+ * "rxe", or else the name starts with "rxe"), whose 6.1 bugs some tests
+ * expect (tap_xfail()).
+ */
+bool is_rxe(const struct test_env *env);
+
 /* Sleeps @ms milliseconds. */
 void sleep_ms(unsigned int ms);
 

@@ -1080,8 +1080,8 @@ static void modify_qp_fails_with_einval_for_path_mtu_beyond_4096(
 
 /*
  * 0 is no enum ibv_mtu value (ibv_modify_qp(3)). rdma_rxe in 6.1 accepts
- * it and then computes with an MTU of -1: the man page wins here, so
- * this test fails against rxe.
+ * it and then computes with an MTU of -1: the man page wins here, and
+ * against rxe this is a known failure.
  */
 static void modify_qp_fails_with_einval_for_path_mtu_0(struct test_env *env)
 {
@@ -1089,6 +1089,8 @@ static void modify_qp_fails_with_einval_for_path_mtu_0(struct test_env *env)
 	struct ibv_cq *cq;
 	struct ibv_qp *qp;
 
+	if (is_rxe(env))
+		tap_xfail("rdma_rxe 6.1 accepts path_mtu 0");
 	cq = create_cq(env);
 	if (!cq)
 		return;

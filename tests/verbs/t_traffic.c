@@ -495,7 +495,8 @@ out:
 /*
  * ibv_poll_cq(3): IBV_WC_LOC_PROT_ERR is for a request whose SGEs do not
  * reference a valid MR. rdma_rxe in 6.1 reports IBV_WC_LOC_QP_OP_ERR
- * here instead: the man page wins, so this test fails against rxe.
+ * here instead: the man page wins, and against rxe this is a known
+ * failure.
  */
 static void rc_send_with_bad_lkey_completes_with_local_protection_error(
 	struct test_env *env)
@@ -505,6 +506,8 @@ static void rc_send_with_bad_lkey_completes_with_local_protection_error(
 	struct ibv_wc wc;
 	struct loop l;
 
+	if (is_rxe(env))
+		tap_xfail("rdma_rxe 6.1 reports IBV_WC_LOC_QP_OP_ERR");
 	if (!loop_connect(env, &l, IBV_QPT_RC, ALL_ACCESS))
 		return;
 	if (!CHECK_OK(post_recv(&l, 5, l.dst, HALF)))

@@ -28,6 +28,14 @@ void tap_fail_at(const char *file, int line, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 /* Marks the current test skipped, unless it has already failed. */
 void tap_skip(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/*
+ * Declares that the current test is known to fail (a bug of the device
+ * under test that is not ours, e.g. rdma_rxe's): a failure is then
+ * reported as a skip naming @fmt and the failure, so the expectation
+ * stays the correct one and the run stays green. Call it before the
+ * checks.
+ */
+void tap_xfail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* "EINVAL" for EINVAL, "0" for 0, the number for unknown values. */
 const char *err_name(int err);

@@ -1,0 +1,99 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+#
+# RC over a lossy link: with netem dropping, reordering and duplicating
+# packets on the veth pair between client and server (lib.sh peer_up),
+# a transfer of NETEM_MIB MiB (64 on the stock kernel) must arrive with
+# every byte intact, and the client's transport counters must show the
+# recovery (retransmits).
+#
+# rxc only: rdma_rxe 6.1 has no namespace support, so both ends would sit
+# on one device and its loopback never passes a qdisc.
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+. "$here/lib.sh"
+SUITE=netem
+xfer=${RXC_REPO:-/nonexistent}/build/tests/tools/rc_xfer
+TC=/usr/sbin/tc
+# Under KASAN + lockdep a 64 MiB transfer would take far too long.
+if [ "$SLOW" -gt 1 ]; then mib=${NETEM_MIB:-8}; else mib=${NETEM_MIB:-64}; fi
+# Loss, reordering (needs a delay to reorder against) and duplicates on
+# the client's requests; loss alone on the server's ACKs and responses,
+# so that the retransmit timer has to fire too.
+fwd=(delay 2ms reorder 10% loss 5% duplicate 1%)
+back=(loss 5%)
+
+if [ "$DEV_TYPE" = rxe ]; then
+	skip "RC under netem loss" "rdma_rxe 6.1 has no netns support: both ends share one device and loopback bypasses the qdisc"
+	exit 0
+fi
+if ! dev_exists; then
+	skip "RC under netem loss" "no $DEV device"
+	exit 0
+fi
+if data_path_gated; then
+	skip "RC under netem loss" "$DATA_PATH_REASON"
+	exit 0
+fi
+if [ ! -x "$xfer" ]; then
+	skip "RC under netem loss" "rc_xfer not built: $xfer"
+	exit 0
+fi
+PAIR_LOGS=$RESULTS/netem
+mkdir -p "$PAIR_LOGS"
+
+# Debian's kernel has netem as a module; the debug kernel has it built in.
+modprobe sch_netem 2>/dev/null || true
+# After an abort, leave no netem behind for the groups that follow.
+trap '$TC qdisc del dev veth0 root 2>/dev/null; peer_cleanup' EXIT
+peer_up
+PORT=18900
+
+names="sent_packets retransmits retransmit_timeouts seq_naks_rcvd rcv_duplicates rcv_seq_errors"
+declare -A before
+for c in $names; do before[$c]=$(hw_counter "$CLI_DEV" "$c"); done
+for c in rcv_duplicates rcv_seq_errors; do
+	before[srv_$c]=$(hw_counter "$SRV_DEV" "$c")
+done
+
+run "netem on veth0: ${fwd[*]}" 30 $TC qdisc add dev veth0 root netem "${fwd[@]}"
+run "netem on veth1: ${back[*]}" 30 \
+	"${SRV[@]}" $TC qdisc add dev veth1 root netem "${back[@]}"
+
+# 4 KiB messages (4 packets at the 1024-byte path MTU), 8 in flight: RC
+# recovers a loss by going back to the lost packet, so every loss costs
+# what is in flight behind it, and 5% loss on a deep pipe would crawl.
+n=$((mib * 256))
+PAIR_SECS=900 pair "rc_xfer: $mib MiB by SEND, every byte checked" chk_xfer -- \
+	"$xfer" -d "$SRV_DEV" -g "$SRV_GID" -p "$PORT" -o send -s 4096 -n "$n" -w 8 -T $((850 * SLOW)) -- \
+	"$xfer" -d "$CLI_DEV" -g "$CLI_GID" -p "$PORT" -o send -s 4096 -n "$n" -w 8 -T $((850 * SLOW)) "$SRV_IP"
+PAIR_SECS=300 pair "rc_xfer: $((mib / 4)) MiB by RDMA WRITE with immediate, 5001-byte messages" chk_xfer -- \
+	"$xfer" -d "$SRV_DEV" -g "$SRV_GID" -p "$PORT" -o write -s 5001 -n $((n / 5)) -w 8 -T $((280 * SLOW)) -- \
+	"$xfer" -d "$CLI_DEV" -g "$CLI_GID" -p "$PORT" -o write -s 5001 -n $((n / 5)) -w 8 -T $((280 * SLOW)) "$SRV_IP"
+# A stock tool too, with its (weaker) buffer check.
+PAIR_SECS=300 pair "ibv_rc_pingpong -s 65536 -n 64 -c" chk_pingpong 64 -- \
+	ibv_rc_pingpong -d "$SRV_DEV" -g "$SRV_GID" -p "$PORT" -s 65536 -n 64 -c -- \
+	ibv_rc_pingpong -d "$CLI_DEV" -g "$CLI_GID" -p "$PORT" -s 65536 -n 64 -c "$SRV_IP"
+
+$TC -s qdisc show dev veth0
+"${SRV[@]}" $TC -s qdisc show dev veth1
+run "remove netem from veth0" 30 $TC qdisc del dev veth0 root
+run "remove netem from veth1" 30 "${SRV[@]}" $TC qdisc del dev veth1 root
+
+declare -A delta
+for c in $names; do
+	delta[$c]=$(($(hw_counter "$CLI_DEV" "$c") - ${before[$c]:-0}))
+	echo "$CLI_DEV $c: +${delta[$c]}"
+done
+for c in rcv_duplicates rcv_seq_errors; do
+	delta[srv_$c]=$(($(hw_counter "$SRV_DEV" "$c") - ${before[srv_$c]:-0}))
+	echo "$SRV_DEV $c: +${delta[srv_$c]}"
+done
+check "$CLI_DEV sent packets" test "${delta[sent_packets]}" -gt 0
+check "$CLI_DEV retransmitted (retransmits moved)" test "${delta[retransmits]}" -gt 0
+check "$CLI_DEV saw sequence NAKs or retransmit timeouts" \
+	test $((delta[seq_naks_rcvd] + delta[retransmit_timeouts])) -gt 0
+check "$SRV_DEV noticed lost or duplicated packets" \
+	test $((delta[srv_rcv_seq_errors] + delta[srv_rcv_duplicates])) -gt 0
+
+peer_down
