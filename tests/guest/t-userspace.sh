@@ -8,7 +8,8 @@
 #
 # The traffic examples (credit_flow, unsignaled_writes) need rxc's data
 # path: on rxc they run only with RXC_DATA_PATH=1, else they are skips.
-# udmabuf_cntr needs /dev/udmabuf (debug kernel) and dma-buf counter
+# udmabuf_cntr needs a dma-buf exporter (udmabuf, or the system dma-heap
+# on kernels before 6.2; the debug kernel has both) and dma-buf counter
 # memory in the kernel: "not supported" (exit 77) is a skip unless
 # RXC_CNTR_EXT_MEM=1 says the kernel must have it.
 set -euo pipefail
@@ -133,7 +134,7 @@ cat "$out"
 if [ "$rc" -eq 0 ] && grep -q '^udmabuf_cntr: mapping and ibv_read agree$' "$out"; then
 	pass "example udmabuf_cntr"
 elif [ "$rc" -eq 77 ] && [ "${RXC_CNTR_EXT_MEM:-}" != 1 ]; then
-	skip "example udmabuf_cntr" "$(sed -n 's/^udmabuf_cntr: //p' "$out" | head -n 1)"
+	skip "example udmabuf_cntr" "$(sed -n 's/^udmabuf_cntr: //p' "$out" | tail -n 1)"
 else
 	fail "example udmabuf_cntr" "exit status $rc"
 fi

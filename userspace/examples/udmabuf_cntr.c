@@ -4,16 +4,20 @@
  *
  * Here the dma-buf comes from udmabuf (pages of a memfd); with a GPU it
  * would be exported by the GPU driver from device memory, and the
- * device's counter updates would land there directly.  The counter's
+ * device's counter updates would land there directly.  rxc updates the
+ * values with the CPU, so the exporter must let the kernel map the buffer:
+ * udmabuf can only from Linux 6.2 on, so on older kernels (-s auto, the
+ * default) the program falls back to the system dma-heap.  The counter's
  * completion value sits at offset 0 of the buffer, its error value at
  * offset 64, and the program reads both through mmap() of the dma-buf,
  * checking them against ibv_read_comp_cntr().  It also attaches the
  * counter to a QP and flushes receives, which add to the error value: no
  * traffic is needed.
  *
- *   udmabuf_cntr -d rxc0        exit 0: values agree; 77: not supported
- *                               here (no /dev/udmabuf, or a kernel without
- *                               dma-buf counter memory)
+ *   udmabuf_cntr -d rxc0 [-s auto|udmabuf|heap]
+ *
+ * Exit status 0: the values agree; 77: not supported here (no exporter,
+ * or a kernel without dma-buf counter memory).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -22,6 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <linux/dma-heap.h>
 #include <linux/udmabuf.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
@@ -33,6 +38,22 @@
 #define ERR_OFFSET	64
 #define N_RECV		3
 #define EXIT_SKIP	77
+
+/* A dma-buf of @size bytes from the system dma-heap; -1 if unavailable. */
+static int heap_alloc(size_t size)
+{
+	struct dma_heap_allocation_data data = {
+		.len = size, .fd_flags = O_RDWR | O_CLOEXEC,
+	};
+	int heap = open("/dev/dma_heap/system", O_RDONLY | O_CLOEXEC);
+
+	if (heap < 0)
+		return -1;
+	if (ioctl(heap, DMA_HEAP_IOCTL_ALLOC, &data))
+		die("DMA_HEAP_IOCTL_ALLOC", errno);
+	close(heap);
+	return data.fd;
+}
 
 /* A dma-buf of @size bytes backed by memfd pages; -1 if unavailable. */
 static int udmabuf_alloc(size_t size)
@@ -69,7 +90,8 @@ static int check(const char *what, uint64_t mapped, uint64_t read_back,
 
 int main(int argc, char **argv)
 {
-	const char *dev = "rxc0";
+	const char *dev = "rxc0", *source = "auto";
+	bool use_heap;
 	struct ibv_comp_cntr_init_attr init = {};
 	struct rxcdv_comp_cntr_init_attr dv = {
 		.flags = RXCDV_COMP_CNTR_INIT_WITH_COMP_EXTERNAL_MEM |
@@ -94,16 +116,27 @@ int main(int argc, char **argv)
 	uint64_t deadline;
 	char *map;
 
-	while ((c = getopt(argc, argv, "d:")) != -1) {
-		if (c != 'd') {
-			fprintf(stderr, "usage: %s [-d dev]\n", argv[0]);
+	while ((c = getopt(argc, argv, "d:s:")) != -1) {
+		switch (c) {
+		case 'd': dev = optarg; break;
+		case 's': source = optarg; break;
+		default:
+			fprintf(stderr, "usage: %s [-d dev] [-s auto|udmabuf|heap]\n",
+				argv[0]);
 			return 2;
 		}
-		dev = optarg;
 	}
-	fd = udmabuf_alloc(BUF_SIZE);
+	ctx = open_device(dev);
+	use_heap = !strcmp(source, "heap");
+again:
+	fd = use_heap ? heap_alloc(BUF_SIZE) : udmabuf_alloc(BUF_SIZE);
+	if (fd < 0 && !use_heap && !strcmp(source, "auto")) {
+		use_heap = true;
+		goto again;
+	}
 	if (fd < 0) {
-		printf("udmabuf_cntr: no /dev/udmabuf here (%s)\n",
+		printf("udmabuf_cntr: no %s here (%s)\n",
+		       use_heap ? "/dev/dma_heap/system" : "/dev/udmabuf",
 		       strerror(errno));
 		return EXIT_SKIP;
 	}
@@ -121,14 +154,24 @@ int main(int argc, char **argv)
 	dv.err_ext_mem.dmabuf_offset = ERR_OFFSET;
 	dv.err_ext_mem.ptr = (uint64_t *)(map + ERR_OFFSET);
 
-	ctx = open_device(dev);
 	cntr = rxcdv_create_comp_cntr(ctx, &init, &dv, sizeof(dv));
+	if (!cntr && errno == EOPNOTSUPP && !use_heap &&
+	    !strcmp(source, "auto")) {
+		/* Before Linux 6.2 the kernel cannot map a udmabuf. */
+		printf("udmabuf_cntr: udmabuf refused (EOPNOTSUPP), trying the system dma-heap\n");
+		munmap(map, BUF_SIZE);
+		close(fd);
+		use_heap = true;
+		goto again;
+	}
 	if (!cntr && errno == EOPNOTSUPP) {
-		printf("udmabuf_cntr: the kernel has no dma-buf counter memory (EOPNOTSUPP)\n");
+		printf("udmabuf_cntr: the kernel has no dma-buf counter memory here (EOPNOTSUPP)\n");
 		return EXIT_SKIP;
 	}
 	if (!cntr)
 		die("rxcdv_create_comp_cntr", errno);
+	printf("udmabuf_cntr: counter values in a %s dma-buf\n",
+	       use_heap ? "system dma-heap" : "udmabuf");
 	err = rxcdv_query_comp_cntr(cntr, &vals, sizeof(vals));
 	if (err)
 		die("rxcdv_query_comp_cntr", err);

@@ -478,17 +478,18 @@ static void wait_and_notify_reject_bad_attributes(struct test_env *env)
 	CHECK_OK(ibv_destroy_comp_cntr(c));
 }
 
-struct bump {
-	struct ibv_comp_cntr *c;
+/* Moves a QP to ERR after a delay: its posted receives flush as errors. */
+struct flusher {
+	struct ibv_qp *qp;
 	unsigned int delay_ms;
 };
 
-static void *bump_later(void *arg)
+static void *flush_later(void *arg)
 {
-	struct bump *b = arg;
+	struct flusher *f = arg;
 
-	sleep_ms(b->delay_ms);
-	ibv_inc_comp_cntr(b->c, 1);
+	sleep_ms(f->delay_ms);
+	qp_to_state(f->qp, IBV_QPS_ERR);
 	return NULL;
 }
 
@@ -498,7 +499,10 @@ static void wait_returns_at_the_threshold_or_times_out(struct test_env *env)
 	struct rxcdv_comp_cntr_wait_attr w = {
 		.threshold = 3, .timeout_ms = 50,
 	};
-	struct bump b;
+	struct ibv_recv_wr rwr = {}, *rbad;
+	struct flusher f;
+	struct ibv_sge sge;
+	struct loop l;
 	pthread_t t;
 	int rc;
 
@@ -525,16 +529,31 @@ static void wait_returns_at_the_threshold_or_times_out(struct test_env *env)
 	CHECK_OK(rxcdv_wait_comp_cntr(c, &w, sizeof(w)));
 	CHECK_EQ(w.err_value, 1);
 
-	/* Woken by an increment from another thread. */
-	w.threshold = 4;
+	/*
+	 * Woken by the device: flushed receives raise the error value.  (Not
+	 * by ibv_inc_comp_cntr() from another thread: the kernel holds the
+	 * counter for the wait, and SET/INC meanwhile fail with EBUSY.)
+	 */
+	w.threshold = 100;
 	w.comp_mask = 0;
 	w.timeout_ms = TEST_TIMEOUT_MS;
-	b = (struct bump){ c, 100 };
-	if (CHECK_OK(pthread_create(&t, NULL, bump_later, &b))) {
-		CHECK_OK(rxcdv_wait_comp_cntr(c, &w, sizeof(w)));
-		CHECK_EQ(w.comp_value, 4);
-		pthread_join(t, NULL);
+	if (!loop_create(env, &l, IBV_QPT_RC, ALL_ACCESS))
+		goto out;
+	sge = (struct ibv_sge){ (uintptr_t)l.dst, 64, l.mr->lkey };
+	rwr.sg_list = &sge;
+	rwr.num_sge = 1;
+	if (CHECK_OK(qp_to_init(l.qp)) &&
+	    CHECK_OK(attach(l.qp, c, OP_RECV)) &&
+	    CHECK_OK(ibv_post_recv(l.qp, &rwr, &rbad)) &&
+	    CHECK_OK(ibv_post_recv(l.qp, &rwr, &rbad))) {
+		f = (struct flusher){ l.qp, 100 };
+		if (CHECK_OK(pthread_create(&t, NULL, flush_later, &f))) {
+			CHECK_OK(rxcdv_wait_comp_cntr(c, &w, sizeof(w)));
+			CHECK_GE(w.err_value, 2);
+			pthread_join(t, NULL);
+		}
 	}
+	loop_destroy(&l);
 out:
 	CHECK_OK(ibv_destroy_comp_cntr(c));
 }
