@@ -93,14 +93,15 @@ if [ -n "$traffic_skip" ]; then
 	skip "example unsignaled_writes" "$traffic_skip"
 	skip "example unsignaled_writes -B" "$traffic_skip"
 else
-	# Two processes: the receiver listens, the sender connects.
+	# Two processes: the receiver listens, the sender connects (over the
+	# test netdev's address: the guest's loopback interface is down).
 	rlog=$(mktemp)
 	timeout -k 5 "$secs" "$ex/credit_flow" -d "$DEV" -g "$gid" -n 2000 \
 		-s 16 >"$rlog" 2>&1 &
 	rpid=$!
 	expect "example credit_flow: sender" \
 		'^sender: 2000 messages sent, 2000 credited back, .* 0 errors$' \
-		"$ex/credit_flow" -d "$DEV" -g "$gid" -n 2000 -s 16 127.0.0.1
+		"$ex/credit_flow" -d "$DEV" -g "$gid" -n 2000 -s 16 "$IPADDR"
 	rrc=0
 	wait "$rpid" || rrc=$?
 	cat "$rlog"

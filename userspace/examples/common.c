@@ -38,15 +38,15 @@ struct ibv_context *open_device(const char *name)
 }
 
 struct ibv_qp *create_rc_qp(struct ibv_pd *pd, struct ibv_cq *cq,
-			    uint32_t max_send_wr, uint32_t inline_size)
+			    uint32_t max_wr, uint32_t inline_size)
 {
 	struct ibv_qp_init_attr attr = {
 		.send_cq = cq,
 		.recv_cq = cq,
 		.qp_type = IBV_QPT_RC,
 		.cap = {
-			.max_send_wr = max_send_wr,
-			.max_recv_wr = 1,
+			.max_send_wr = max_wr,
+			.max_recv_wr = max_wr,
 			.max_send_sge = 1,
 			.max_recv_sge = 1,
 			.max_inline_data = inline_size,
@@ -136,20 +136,28 @@ static int tcp_socket(const char *host, int port)
 	snprintf(service, sizeof(service), "%d", port);
 	if (getaddrinfo(host, service, &hints, &res))
 		die("getaddrinfo", EINVAL);
-	s = socket(res->ai_family, res->ai_socktype, 0);
-	if (s < 0)
-		die("socket", errno);
 	if (host) {
-		/* The server may still be starting: retry for 20 s. */
-		for (tries = 0; connect(s, res->ai_addr, res->ai_addrlen);
-		     tries++) {
+		/*
+		 * The server may still be starting: retry for 20 s, each time
+		 * on a new socket (a failed connect() leaves it undefined).
+		 */
+		for (tries = 0;; tries++) {
+			s = socket(res->ai_family, res->ai_socktype, 0);
+			if (s < 0)
+				die("socket", errno);
+			if (!connect(s, res->ai_addr, res->ai_addrlen))
+				break;
 			if (tries == 200)
 				die("connect", errno);
+			close(s);
 			usleep(100 * 1000);
 		}
 		freeaddrinfo(res);
 		return s;
 	}
+	s = socket(res->ai_family, res->ai_socktype, 0);
+	if (s < 0)
+		die("socket", errno);
 	setsockopt(s, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
 	if (bind(s, res->ai_addr, res->ai_addrlen) || listen(s, 1))
 		die("bind/listen", errno);

@@ -26,9 +26,12 @@ struct conn_info {
 	union ibv_gid gid;
 };
 
-/* An RC QP in RESET on @cq, @max_send_wr deep, @inline_size inline. */
+/*
+ * An RC QP in RESET on @cq, both queues @max_wr deep, @inline_size bytes
+ * of inline data.
+ */
 struct ibv_qp *create_rc_qp(struct ibv_pd *pd, struct ibv_cq *cq,
-			    uint32_t max_send_wr, uint32_t inline_size);
+			    uint32_t max_wr, uint32_t inline_size);
 
 /* RESET -> INIT -> RTR -> RTS, connected to @peer through @gid_index. */
 void connect_rc_qp(struct ibv_qp *qp, int gid_index,

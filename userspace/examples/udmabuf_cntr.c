@@ -191,25 +191,29 @@ again:
 	cq = ibv_create_cq(ctx, N_RECV + 1, NULL, NULL, 0);
 	if (!pd || !cq)
 		die("pd/cq", errno);
-	qp = create_rc_qp(pd, cq, 1, 0);
+	qp = create_rc_qp(pd, cq, N_RECV, 0);
 	err = ibv_qp_attach_comp_cntr(qp, cntr, &at);
 	if (err)
 		die("ibv_qp_attach_comp_cntr", err);
 	mr = ibv_reg_mr(pd, buf, sizeof(buf), IBV_ACCESS_LOCAL_WRITE);
 	if (!mr)
 		die("ibv_reg_mr", errno);
-	if (ibv_modify_qp(qp, &qa, IBV_QP_STATE | IBV_QP_PKEY_INDEX |
-			  IBV_QP_PORT | IBV_QP_ACCESS_FLAGS))
-		die("modify_qp INIT", errno);
+	err = ibv_modify_qp(qp, &qa, IBV_QP_STATE | IBV_QP_PKEY_INDEX |
+			    IBV_QP_PORT | IBV_QP_ACCESS_FLAGS);
+	if (err)
+		die("modify_qp INIT", err);
 	sge = (struct ibv_sge){ (uintptr_t)buf, sizeof(buf), mr->lkey };
 	rwr.sg_list = &sge;
 	rwr.num_sge = 1;
-	for (c = 0; c < N_RECV; c++)
-		if (ibv_post_recv(qp, &rwr, &bad))
-			die("ibv_post_recv", errno);
+	for (c = 0; c < N_RECV; c++) {
+		err = ibv_post_recv(qp, &rwr, &bad);
+		if (err)
+			die("ibv_post_recv", err);
+	}
 	qa.qp_state = IBV_QPS_ERR;
-	if (ibv_modify_qp(qp, &qa, IBV_QP_STATE))
-		die("modify_qp ERR", errno);
+	err = ibv_modify_qp(qp, &qa, IBV_QP_STATE);
+	if (err)
+		die("modify_qp ERR", err);
 	/* Flushes complete asynchronously: wait for their CQEs. */
 	deadline = now_ms() + 10000;
 	while (got < N_RECV && now_ms() < deadline)
