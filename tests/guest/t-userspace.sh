@@ -93,8 +93,10 @@ if [ -n "$traffic_skip" ]; then
 	skip "example unsignaled_writes" "$traffic_skip"
 	skip "example unsignaled_writes -B" "$traffic_skip"
 else
-	# Two processes: the receiver listens, the sender connects (over the
-	# test netdev's address: the guest's loopback interface is down).
+	# Two processes: the receiver listens, the sender connects over TCP
+	# to the test netdev's address, which needs the loopback interface
+	# (down when the guest boots).
+	/usr/sbin/ip link set lo up || true
 	rlog=$(mktemp)
 	timeout -k 5 "$secs" "$ex/credit_flow" -d "$DEV" -g "$gid" -n 2000 \
 		-s 16 >"$rlog" 2>&1 &
