@@ -54,6 +54,33 @@ if [ -f "$repo/tests/verbs/Makefile" ]; then
 	step "build: C verbs tests" make -s -C "$repo/tests/verbs" || true
 fi
 
+# tap_of NAME CMD...: CMD prints TAP lines; they count as host results.  A
+# failing CMD that printed no "not ok" line adds one of its own.
+tap_of() {
+	local name=$1 out rc=0
+	shift
+	out=$("$@" 2>&1) || rc=$?
+	echo "$out" | grep -E '^(not )?ok - ' | tee -a "$host_tap"
+	if [ "$rc" -ne 0 ] && ! echo "$out" | grep -q '^not ok - '; then
+		echo "$out" | tail -n 20 >&2
+		res "not ok" "$name: exit status $rc"
+	fi
+	return 0
+}
+
+# librxc (userspace/): built here for the guest's t-userspace group; its
+# ABI test, header-deferral check and man page check need no device.
+if [ -f "$repo/userspace/Makefile" ]; then
+	if step "build: librxc, its tests and examples" make -s -C "$repo/userspace"; then
+		tap_of "librxc host checks" make -s -C "$repo/userspace" check-host
+	fi
+fi
+# The rdma-core series: CI has no rdma-core source, so it only checks
+# that every patch parses (rdma-core-patches/README.md).
+if [ -f "$repo/rdma-core-patches/check-patches.sh" ]; then
+	tap_of "rdma-core-patches" sh "$repo/rdma-core-patches/check-patches.sh"
+fi
+
 # count FILE...: "P F S" for the TAP lines in FILEs.
 count() {
 	local p f s

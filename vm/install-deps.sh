@@ -16,6 +16,8 @@ pkgs=(
 	perftest rdmacm-utils python3-pyverbs iproute2
 	sparse bc flex bison libelf-dev libssl-dev cpio kmod xz-utils gawk
 	gcc make rsync
+	# librxc's man page check renders roff with man(1) and groff
+	man-db groff-base
 )
 
 # dpkg-query prints one status line per known package; anything not

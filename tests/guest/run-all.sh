@@ -59,7 +59,7 @@ run_group() {
 	echo "=== $1 took $(($(date +%s) - t0))s"
 }
 
-for group in t-device t-verbs t-comp-cntr t-tools t-netem t-pyverbs t-lifecycle t-removal t-net t-interop; do
+for group in t-device t-verbs t-comp-cntr t-userspace t-tools t-netem t-pyverbs t-lifecycle t-removal t-net t-interop; do
 	run_group "$group"
 done
 

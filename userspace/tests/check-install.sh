@@ -1,0 +1,45 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+#
+# "make install DESTDIR=..." installs a library, headers, pkg-config file
+# and man pages that a program builds and links against, found through
+# pkg-config alone.  Prints TAP; exits non-zero on any failure.
+#
+#   sh tests/check-install.sh SCRATCH_DIR     (from userspace/)
+set -u
+out=${1:?scratch dir}
+cc=${CC:-cc}
+rm -rf "$out"
+mkdir -p "$out"
+n=0 failed=0
+res() {	# res OK NAME
+	n=$((n + 1))
+	if [ "$1" = 0 ]; then echo "ok - librxc install: $2"
+	else echo "not ok - librxc install: $2"; failed=$((failed + 1)); fi
+}
+stage=$out/stage
+prefix=/usr/local
+
+make -s O="$out/b" PREFIX=$prefix install DESTDIR="$stage" >"$out/install.log" 2>&1
+res $? "make install DESTDIR= succeeds"
+for f in lib/librxc.so.1 lib/librxc.so lib/pkgconfig/librxc.pc \
+	include/infiniband/rxc_comp_cntr.h include/infiniband/rxcdv.h \
+	include/infiniband/rxc_config.h share/man/man3/rxcdv_wait_comp_cntr.3 \
+	share/man/man3/ibv_read_err_comp_cntr.3; do
+	[ -e "$stage$prefix/$f" ]
+	res $? "installs $f"
+done
+
+flags=$(PKG_CONFIG_SYSROOT_DIR=$stage \
+	PKG_CONFIG_PATH=$stage$prefix/lib/pkgconfig \
+	pkg-config --cflags --libs librxc 2>&1)
+res $? "pkg-config finds librxc"
+# shellcheck disable=SC2086
+$cc -Wall -Werror -o "$out/prog" examples/unsignaled_writes.c \
+	examples/common.c $flags 2>"$out/cc.log"
+res $? "an example builds and links against the installed tree alone"
+LD_LIBRARY_PATH=$stage$prefix/lib ldd "$out/prog" 2>/dev/null |
+	grep -q "librxc.so.1 => $stage"
+res $? "it loads the installed librxc.so.1"
+echo "1..$n"
+[ "$failed" -eq 0 ]
