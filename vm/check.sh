@@ -120,7 +120,8 @@ run_kernel() {
 		--guest-script "$repo/tests/guest/run-all.sh" --results "$r" \
 		--modules "$mods" --timeout "$tmo" \
 		--env "DEV_TYPE=$DEV_TYPE" --env "VERBS_DIR=$repo/build/tests/verbs" \
-		--env "RXC_DATA_PATH=${RXC_DATA_PATH:-0}" || rc=$?
+		--env "RXC_DATA_PATH=${RXC_DATA_PATH:-1}" \
+		--env "RXC_NETNS_TRAFFIC=${RXC_NETNS_TRAFFIC:-0}" || rc=$?
 	case $rc in
 	0) kres ok "vm: guest suite completed" ;;
 	124) kres "not ok" "vm: timed out after ${tmo}s" ;;

@@ -118,8 +118,16 @@ hw_counter() {
 
 # Traffic on rxc needs its data path (issue 3); until the lead flips the
 # gate, traffic tests on rxc run only with RXC_DATA_PATH=1.
-data_path_gated() { [ "$DEV_TYPE" = rxc ] && [ "${RXC_DATA_PATH:-}" != 1 ]; }
-DATA_PATH_REASON="rxc data path not merged yet (issue 3): set RXC_DATA_PATH=1"
+data_path_gated() { [ "$DEV_TYPE" = rxc ] && [ "${RXC_DATA_PATH:-1}" != 1 ]; }
+DATA_PATH_REASON="RXC_DATA_PATH=0 turns rxc traffic tests off"
+# rxc traffic that leaves through a veth into another namespace still
+# corrupts socket buffers (issue 3, under investigation): those tests run
+# only with RXC_NETNS_TRAFFIC=1.  Traffic between QPs of one namespace
+# (loopback) is not affected.
+netns_traffic_gated() {
+	[ "$DEV_TYPE" = rxc ] && [ "${RXC_NETNS_TRAFFIC:-}" != 1 ]
+}
+NETNS_TRAFFIC_REASON="rxc traffic across namespaces is not stable yet (issue 3): set RXC_NETNS_TRAFFIC=1"
 
 # Two-ended traffic topology for the tool tests (t-tools, t-netem):
 #   rxc: the client is $DEV on veth0 (10.77.0.1) in the initial namespace,

@@ -31,8 +31,8 @@ if ! dev_exists; then
 	skip "RC under netem loss" "no $DEV device"
 	exit 0
 fi
-if data_path_gated; then
-	skip "RC under netem loss" "$DATA_PATH_REASON"
+if data_path_gated || netns_traffic_gated; then
+	skip "RC under netem loss" "$NETNS_TRAFFIC_REASON"
 	exit 0
 fi
 if [ ! -x "$xfer" ]; then

@@ -22,8 +22,8 @@ if ! dev_exists; then
 	skip "tool matrix" "no $DEV device"
 	exit 0
 fi
-if data_path_gated; then
-	skip "tool matrix" "$DATA_PATH_REASON"
+if data_path_gated || netns_traffic_gated; then
+	skip "tool matrix" "$NETNS_TRAFFIC_REASON"
 	exit 0
 fi
 mkdir -p "$PAIR_LOGS"

@@ -84,8 +84,8 @@ gid=${GID_INDEX:-1}
 traffic_skip=''
 if [ "$DEV_TYPE" = rxe ]; then
 	traffic_skip="rdma_rxe has no completion counters"
-elif [ "${RXC_DATA_PATH:-}" != 1 ]; then
-	traffic_skip="needs the data path (issue 3)"
+elif data_path_gated; then
+	traffic_skip="$DATA_PATH_REASON"
 fi
 
 if [ -n "$traffic_skip" ]; then

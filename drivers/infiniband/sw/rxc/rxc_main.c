@@ -81,6 +81,8 @@ struct rxc_dev *rxc_dev_get_by_netdev(struct net_device *ndev)
 	return found;
 }
 
+static struct lock_class_key rxc_qp_xa_key;
+
 /* Called by core once the device is unregistered and unused. */
 static void rxc_dealloc_driver(struct ib_device *ibdev)
 {
@@ -121,6 +123,8 @@ static void rxc_dev_init(struct rxc_dev *rxc, struct net_device *ndev)
 	for (i = 0; i < RXC_RES_MAX; i++)
 		atomic_set(&rxc->res[i], 0);
 	xa_init_flags(&rxc->qp_xa, XA_FLAGS_ALLOC);
+	/* Taken in softirq, unlike the other tables: a lockdep class of its own. */
+	lockdep_set_class(&rxc->qp_xa.xa_lock, &rxc_qp_xa_key);
 	rxc->next_qpn = RXC_MIN_QPN;
 	xa_init_flags(&rxc->key_xa, XA_FLAGS_ALLOC1);
 	xa_init_flags(&rxc->ah_xa, XA_FLAGS_ALLOC1);

@@ -39,7 +39,8 @@ static void rxc_cntr_show_qps(struct seq_file *s, struct rxc_dev *rxc,
 	bool any = false;
 	u32 mask;
 
-	xa_lock(&rxc->qp_xa);
+	/* The receive path takes this lock in softirq. */
+	xa_lock_bh(&rxc->qp_xa);
 	xa_for_each(&rxc->qp_xa, qpn, qp) {
 		mask = 0;
 		for (i = 0; i < IB_COMP_CNTR_NUM_OPS; i++)
@@ -50,7 +51,7 @@ static void rxc_cntr_show_qps(struct seq_file *s, struct rxc_dev *rxc,
 			any = true;
 		}
 	}
-	xa_unlock(&rxc->qp_xa);
+	xa_unlock_bh(&rxc->qp_xa);
 	if (!any)
 		seq_puts(s, " -");
 }

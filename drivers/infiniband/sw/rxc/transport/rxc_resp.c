@@ -331,15 +331,23 @@ static enum rxc_resp_res rxc_resp_write(struct rxc_qp *qp,
 		return RXC_RESP_NAK_ACCESS;
 	resp->va += n;
 	resp->resid -= n;
-	if ((pkt->mask & RXC_OPF_LAST) && (pkt->mask & RXC_OPF_RECV_WQE))
+	if (!(pkt->mask & RXC_OPF_LAST))
+		return RXC_RESP_OK;
+	if (pkt->mask & RXC_OPF_RECV_WQE)
 		rxc_resp_recv_done(qp, pkt, IB_WC_RECV_RDMA_WITH_IMM,
 				   resp->write_len);
+	rxc_cntr_remote(qp, IB_UVERBS_QP_ATTACH_COMP_CNTR_OP_REMOTE_RDMA_WRITE,
+			resp->write_len, true);
 	return RXC_RESP_OK;
 }
 
-/* Start answering a read request (new or duplicate) at @psn. */
+/*
+ * Start answering a read request at @psn.  A duplicate is answered again
+ * but not counted again.
+ */
 static enum rxc_resp_res rxc_resp_read(struct rxc_qp *qp,
-				       const struct rxc_pkt_info *pkt, u32 psn)
+				       const struct rxc_pkt_info *pkt, u32 psn,
+				       bool dup)
 {
 	const u8 *reth = rxc_pkt_hdr(pkt, RXC_HDR_RETH);
 	struct rxc_read *rd = &qp->resp.rd;
@@ -347,6 +355,8 @@ static enum rxc_resp_res rxc_resp_read(struct rxc_qp *qp,
 	rd->va = rxc_reth_va(reth);
 	rd->rkey = rxc_reth_rkey(reth);
 	rd->resid = rxc_reth_len(reth);
+	rd->len = rd->resid;
+	rd->count = !dup;
 	if (!rxc_resp_access_ok(qp, rd->rkey, rd->va, rd->resid,
 				IB_ACCESS_REMOTE_READ))
 		return RXC_RESP_NAK_ACCESS;
@@ -417,6 +427,8 @@ static enum rxc_resp_res rxc_resp_atomic(struct rxc_qp *qp,
 
 	rxc_resp_save_atomic(qp, psn, orig);
 	rxc_resp_send_atomic_ack(qp, psn, orig);
+	rxc_cntr_remote(qp, IB_UVERBS_QP_ATTACH_COMP_CNTR_OP_REMOTE_RDMA_WRITE,
+			sizeof(u64), true);
 	return RXC_RESP_OK;
 }
 
@@ -442,6 +454,8 @@ static enum rxc_resp_res rxc_resp_atomic_write(struct rxc_qp *qp,
 	smp_store_release(word, get_unaligned((const u64 *)pkt->payload));
 	rxc_mr_unmap_u64(mr, word);
 	rxc_mr_put(mr);
+	rxc_cntr_remote(qp, IB_UVERBS_QP_ATTACH_COMP_CNTR_OP_REMOTE_RDMA_WRITE,
+			sizeof(u64), true);
 	return RXC_RESP_OK;
 }
 
@@ -490,7 +504,7 @@ static enum rxc_resp_res rxc_resp_execute(struct rxc_qp *qp,
 	if (mask & RXC_OPF_WRITE)
 		return rxc_resp_write(qp, pkt);
 	if (mask & RXC_OPF_READ)
-		return rxc_resp_read(qp, pkt, psn);
+		return rxc_resp_read(qp, pkt, psn, false);
 	if (mask & RXC_OPF_ATOMIC)
 		return rxc_resp_atomic(qp, pkt, psn);
 	return rxc_resp_atomic_write(qp, pkt);
@@ -505,7 +519,7 @@ static void rxc_resp_duplicate(struct rxc_qp *qp,
 
 	rxc_stat_inc(rxc_qp_dev(qp), RXC_STAT_RCV_DUPLICATES);
 	if (pkt->mask & RXC_OPF_READ) {
-		rxc_resp_read(qp, pkt, psn);
+		rxc_resp_read(qp, pkt, psn, true);
 		return;
 	}
 	if (pkt->mask & RXC_OPF_ATOMIC) {
@@ -544,6 +558,20 @@ static void rxc_resp_accept(struct rxc_qp *qp, const struct rxc_pkt_info *pkt,
 		return;
 	if (rxc_bth_ackreq(pkt->bth) || ++resp->unacked >= RXC_ACK_INTERVAL)
 		resp->ack_pending = true;
+}
+
+/* A remote operation that failed counts as an error on its counter. */
+static void rxc_resp_count_error(struct rxc_qp *qp, u32 mask)
+{
+	if (mask & RXC_OPF_READ)
+		rxc_cntr_remote(qp,
+				IB_UVERBS_QP_ATTACH_COMP_CNTR_OP_REMOTE_RDMA_READ,
+				0, false);
+	else if (mask & (RXC_OPF_WRITE | RXC_OPF_ATOMIC |
+			 RXC_OPF_ATOMIC_WRITE))
+		rxc_cntr_remote(qp,
+				IB_UVERBS_QP_ATTACH_COMP_CNTR_OP_REMOTE_RDMA_WRITE,
+				0, false);
 }
 
 static void rxc_resp_nak(struct rxc_qp *qp, u32 psn, enum rxc_resp_res res)
@@ -630,6 +658,7 @@ static void rxc_resp_connected(struct rxc_qp *qp,
 			qp->resp.in_msg = false;
 			break;
 		}
+		rxc_resp_count_error(qp, pkt->mask);
 		rxc_resp_nak(qp, psn, res);
 		break;
 	}
@@ -773,6 +802,10 @@ int rxc_resp_send_reads(struct rxc_qp *qp, int budget)
 		rd->first = false;
 		rd->active = !last;
 		sent++;
+		if (last && rd->count)
+			rxc_cntr_remote(qp,
+					IB_UVERBS_QP_ATTACH_COMP_CNTR_OP_REMOTE_RDMA_READ,
+					rd->len, true);
 	}
 	return sent;
 }

@@ -196,16 +196,20 @@ struct rxc_atomic_res {
  * @va: next byte to send
  * @rkey: the key the request named
  * @resid: bytes left
+ * @len: the length the request asked for
  * @psn: PSN of the next response
  * @first: the next response is the first of the message
+ * @count: count the read on a REMOTE_RDMA_READ counter (not a duplicate)
  */
 struct rxc_read {
 	bool active;
 	u64 va;
 	u32 rkey;
 	u32 resid;
+	u32 len;
 	u32 psn;
 	bool first;
+	bool count;
 };
 
 /**
