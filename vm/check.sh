@@ -112,8 +112,8 @@ run_kernel() {
 	fi
 
 	case $k in
-	stock) tmo=${RXC_TIMEOUT_STOCK:-900} ;;
-	*) tmo=${RXC_TIMEOUT_DEBUG:-2400} ;;
+	stock) tmo=${RXC_TIMEOUT_STOCK:-1800} ;;
+	*) tmo=${RXC_TIMEOUT_DEBUG:-3000} ;;
 	esac
 	log "$k kernel: running the guest suite (DEV_TYPE=$DEV_TYPE, timeout ${tmo}s)"
 	RXC_DEBUG_KERNEL_DIR=$debug_dir "$here/run-vm.sh" --kernel "$k" \
