@@ -245,7 +245,9 @@ int rxc_pkt_send(struct rxc_dev *rxc, const struct rxc_av *av, u16 sport,
 		dst_release(dst);
 		err = rxc_loopback(rxc, net, av, skb);
 	} else {
-		err = net_xmit_eval(rxc_ip_out(net, skb, dst));
+		/* net_xmit_eval() evaluates its argument twice. */
+		err = rxc_ip_out(net, skb, dst);
+		err = net_xmit_eval(err);
 	}
 out:
 	if (err) {
