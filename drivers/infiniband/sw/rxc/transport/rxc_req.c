@@ -465,9 +465,16 @@ static bool rxc_req_step(struct rxc_qp *qp, u32 mtu)
 	struct rxc_swqe *w = &req->wqe[req->cur];
 
 	if (w->state == RXC_SWQE_DONE || w->local) {
-		/* Failed validation, or nothing to send: retire in order. */
+		/*
+		 * Failed validation, nothing to send, or acknowledged while a
+		 * rewind had the cursor on it: step past it, and past its PSNs.
+		 */
+		if (w->started &&
+		    rxc_psn_diff(rxc_psn_add(w->last_psn, 1), req->psn) > 0)
+			rxc_req_set_psn(req, rxc_psn_add(w->last_psn, 1));
 		w->state = RXC_SWQE_DONE;
 		req->cur = rxc_q_next(req->cur, qp->sq.q.mask);
+		req->cur_off = 0;
 		return true;
 	}
 	if (!w->started) {
