@@ -121,7 +121,7 @@ run_kernel() {
 		--modules "$mods" --timeout "$tmo" \
 		--env "DEV_TYPE=$DEV_TYPE" --env "VERBS_DIR=$repo/build/tests/verbs" \
 		--env "RXC_DATA_PATH=${RXC_DATA_PATH:-1}" \
-		--env "RXC_NETNS_TRAFFIC=${RXC_NETNS_TRAFFIC:-0}" || rc=$?
+		--env "RXC_NETNS_TRAFFIC=${RXC_NETNS_TRAFFIC:-1}" || rc=$?
 	case $rc in
 	0) kres ok "vm: guest suite completed" ;;
 	124) kres "not ok" "vm: timed out after ${tmo}s" ;;

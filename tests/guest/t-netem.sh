@@ -45,7 +45,7 @@ mkdir -p "$PAIR_LOGS"
 # Debian's kernel has netem as a module; the debug kernel has it built in.
 modprobe sch_netem 2>/dev/null || true
 # After an abort, leave no netem behind for the groups that follow.
-trap '$TC qdisc del dev veth0 root 2>/dev/null; peer_cleanup' EXIT
+trap '$TC qdisc del dev veth0 root 2>/dev/null || true; peer_cleanup' EXIT
 peer_up
 PORT=18900
 
