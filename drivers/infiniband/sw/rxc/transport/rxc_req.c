@@ -41,11 +41,11 @@ static u32 rxc_send_opcodes(enum ib_qp_type type)
 		       RXC_WR_BIT(RDMA_WRITE_WITH_IMM) | RXC_WR_BIT(RDMA_READ) |
 		       RXC_WR_BIT(ATOMIC_CMP_AND_SWP) |
 		       RXC_WR_BIT(ATOMIC_FETCH_AND_ADD) | RXC_WR_BIT(LOCAL_INV) |
-		       BIT(RXC_WR_ATOMIC_WRITE);
+		       RXC_WR_BIT(BIND_MW) | BIT(RXC_WR_ATOMIC_WRITE);
 	case IB_QPT_UC:
 		return RXC_WR_BIT(SEND) | RXC_WR_BIT(SEND_WITH_IMM) |
 		       RXC_WR_BIT(RDMA_WRITE) | RXC_WR_BIT(RDMA_WRITE_WITH_IMM) |
-		       RXC_WR_BIT(LOCAL_INV);
+		       RXC_WR_BIT(LOCAL_INV) | RXC_WR_BIT(BIND_MW);
 	case IB_QPT_UD:
 	case IB_QPT_GSI:
 		return RXC_WR_BIT(SEND) | RXC_WR_BIT(SEND_WITH_IMM);
@@ -189,8 +189,14 @@ static void rxc_swqe_parse(struct rxc_qp *qp, struct rxe_send_wqe *wqe,
 		rxc_swqe_fail(w, IB_WC_LOC_QP_OP_ERR);
 		return;
 	}
-	if (w->wr_opcode == IB_WR_LOCAL_INV) {
+	if (w->wr_opcode == IB_WR_LOCAL_INV || w->wr_opcode == IB_WR_BIND_MW) {
 		w->local = true;
+		w->bind.mw_rkey = wqe->wr.wr.mw.mw_rkey;
+		w->bind.new_rkey = wqe->wr.wr.mw.rkey;
+		w->bind.mr_lkey = wqe->wr.wr.mw.mr_lkey;
+		w->bind.addr = wqe->wr.wr.mw.addr;
+		w->bind.length = wqe->wr.wr.mw.length;
+		w->bind.access = wqe->wr.wr.mw.access;
 		return;
 	}
 	w->op = rxc_wr_req_op[w->wr_opcode];
@@ -458,12 +464,31 @@ static bool rxc_req_window_full(struct rxc_qp *qp)
 	       rxc_psn_diff(qp->req.psn, qp->req.una) >= RXC_MAX_INFLIGHT;
 }
 
+/* Execute a work request that sends nothing: LOCAL_INV or BIND_MW. */
+static void rxc_req_local(struct rxc_qp *qp, struct rxc_swqe *w)
+{
+	enum ib_wc_status status;
+
+	if (w->wr_opcode == IB_WR_BIND_MW)
+		status = rxc_mw_bind(qp, &w->bind);
+	else
+		status = rxc_mw_invalidate(qp, w->ex);
+	if (status != IB_WC_SUCCESS)
+		rxc_dbg_qp(qp, "%s of key %#x failed\n",
+			   w->wr_opcode == IB_WR_BIND_MW ? "bind" : "invalidate",
+			   w->wr_opcode == IB_WR_BIND_MW ? w->bind.mw_rkey : w->ex);
+	w->state = RXC_SWQE_DONE;
+	w->status = status;
+}
+
 /* One step on the WQE at the cursor; false when the requester must wait. */
 static bool rxc_req_step(struct rxc_qp *qp, u32 mtu)
 {
 	struct rxc_req *req = &qp->req;
 	struct rxc_swqe *w = &req->wqe[req->cur];
 
+	if (w->local && w->state != RXC_SWQE_DONE)
+		rxc_req_local(qp, w);
 	if (w->state == RXC_SWQE_DONE || w->local) {
 		/*
 		 * Failed validation, nothing to send, or acknowledged while a

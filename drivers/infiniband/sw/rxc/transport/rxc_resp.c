@@ -240,9 +240,10 @@ static void rxc_resp_recv_done(struct rxc_qp *qp,
 		c.ex = (__force u32)rxc_immdt_imm(rxc_pkt_hdr(pkt,
 							       RXC_HDR_IMMDT));
 	} else if (pkt->off[RXC_HDR_IETH]) {
-		/* Only MWs and fast-registered MRs are invalidatable. */
+		/* Type 2 windows bound through this QP are invalidatable. */
 		c.wc_flags |= IB_WC_WITH_INVALIDATE;
 		c.ex = rxc_ieth_rkey(rxc_pkt_hdr(pkt, RXC_HDR_IETH));
+		rxc_mw_invalidate(qp, c.ex);
 	}
 	rxc_resp_complete(qp, &c);
 }

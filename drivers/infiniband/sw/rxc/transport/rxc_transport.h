@@ -58,6 +58,16 @@ struct rxc_completion {
 	bool solicited;
 };
 
+/* BIND_MW: what the work request asks, from the kernel's copy of the WQE. */
+struct rxc_mw_bind {
+	u32 mw_rkey;
+	u32 new_rkey;
+	u32 mr_lkey;
+	u64 addr;
+	u64 length;
+	int access;
+};
+
 /* Where a send WQE is in its life. */
 enum rxc_swqe_state {
 	RXC_SWQE_QUEUED,	/* packets left to send */
@@ -79,7 +89,8 @@ enum rxc_swqe_state {
  * @solicited: set SE on the last packet
  * @fence: wait for earlier reads and atomics before starting
  * @is_inline: @data holds the payload itself, not SGEs
- * @local: executed without the wire (LOCAL_INV)
+ * @local: executed without the wire (LOCAL_INV, BIND_MW)
+ * @bind: BIND_MW: the window, the region and the new rights
  * @length: message length
  * @num_sge: entries in @sge
  * @sge: the SGEs, in the private copy
@@ -109,6 +120,7 @@ struct rxc_swqe {
 	bool fence;
 	bool is_inline;
 	bool local;
+	struct rxc_mw_bind bind;
 	u32 length;
 	u32 num_sge;
 	const struct rxe_sge *sge;

@@ -37,7 +37,9 @@ static int rxc_query_device(struct ib_device *ibdev,
 	attr->max_qp_wr = l->max_qp_wr;
 	attr->device_cap_flags = IB_DEVICE_PORT_ACTIVE_EVENT |
 				 IB_DEVICE_SYS_IMAGE_GUID |
-				 IB_DEVICE_SRQ_RESIZE;
+				 IB_DEVICE_SRQ_RESIZE |
+				 IB_DEVICE_MEM_WINDOW |
+				 IB_DEVICE_MEM_WINDOW_TYPE_2B;
 	/* Lets "rdma link delete" remove the device. */
 	attr->kernel_cap_flags = IBK_ALLOW_USER_UNREG;
 	attr->max_send_sge = l->max_sge;

@@ -15,6 +15,10 @@
 #include "rxc.h"
 #include "rxc_verbs.h"
 
+#define RXC_REMOTE_ACCESS	(IB_ACCESS_REMOTE_READ | \
+				 IB_ACCESS_REMOTE_WRITE | \
+				 IB_ACCESS_REMOTE_ATOMIC)
+
 static struct rxc_mr *rxc_mr_alloc(struct ib_pd *ibpd, enum rxc_mr_type type,
 				   int access)
 {
@@ -178,8 +182,8 @@ static bool rxc_mr_covers(const struct rxc_mr *mr, u64 iova, u64 length)
  * @iova: the first byte to access
  * @length: bytes to access
  *
- * Any context.  Memory windows are not bound yet, so their keys grant no
- * access.
+ * Any context.  For a remote access (@access has IB_ACCESS_REMOTE_*
+ * rights) the key may also name a bound memory window.
  *
  * Return: the region with a use count to drop with rxc_mr_put(), or NULL
  * when the key, the PD, the rights or the range do not match.
@@ -192,7 +196,11 @@ struct rxc_mr *rxc_mr_get(struct rxc_dev *rxc, u32 key, struct ib_pd *pd,
 
 	rcu_read_lock();
 	entry = xa_load(&rxc->key_xa, key >> 8);
-	if (entry && xa_pointer_tag(entry) == RXC_KEY_MR) {
+	if (entry && xa_pointer_tag(entry) == RXC_KEY_MW &&
+	    (access & RXC_REMOTE_ACCESS)) {
+		mr = rxc_mw_get_mr(rxc, xa_untag_pointer(entry), key, pd,
+				   access, iova, length);
+	} else if (entry && xa_pointer_tag(entry) == RXC_KEY_MR) {
 		mr = xa_untag_pointer(entry);
 		if (mr->ibmr.lkey != key || mr->ibmr.pd != pd ||
 		    (mr->access & access) != access ||

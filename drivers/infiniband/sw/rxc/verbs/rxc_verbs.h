@@ -90,10 +90,27 @@ enum rxc_copy_dir {
 /**
  * struct rxc_mw - a memory window
  * @index: index in rxc_dev.key_xa, the upper 24 bits of the rkey
+ * @lock: protects the binding (@bound .. @qpn) and ibmw.rkey
+ * @bound: the window grants access to [@addr, @addr + @length)
+ * @mr_key: lkey of the region the window lies in; looked up again on every
+ *	    access, so a window never keeps its region alive
+ * @addr: first byte, in the region's address space
+ * @length: bytes
+ * @access: IB_ACCESS_REMOTE_* rights it grants
+ * @qpn: type 2: the QP it was bound through, the only one that may
+ *	 invalidate it
  */
 struct rxc_mw {
 	struct ib_mw ibmw;
 	u32 index;
+	/* Protects the binding; the QP task and the verbs take it, any context. */
+	spinlock_t lock;
+	bool bound;
+	u32 mr_key;
+	u64 addr;
+	u64 length;
+	int access;
+	u32 qpn;
 };
 
 /**
@@ -264,6 +281,11 @@ void rxc_key_free(struct rxc_dev *rxc, u32 index);
 /* rxc_mw.c */
 int rxc_alloc_mw(struct ib_mw *ibmw, struct ib_udata *udata);
 int rxc_dealloc_mw(struct ib_mw *ibmw);
+enum ib_wc_status rxc_mw_bind(struct rxc_qp *qp, const struct rxc_mw_bind *b);
+enum ib_wc_status rxc_mw_invalidate(struct rxc_qp *qp, u32 rkey);
+struct rxc_mr *rxc_mw_get_mr(struct rxc_dev *rxc, struct rxc_mw *mw,
+			     u32 rkey, struct ib_pd *pd, int access, u64 iova,
+			     u64 length);
 
 /* rxc_mr.c */
 struct ib_mr *rxc_get_dma_mr(struct ib_pd *ibpd, int access);
