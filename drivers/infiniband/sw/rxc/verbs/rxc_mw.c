@@ -97,8 +97,9 @@ enum ib_wc_status rxc_mw_bind(struct rxc_qp *qp, const struct rxc_mw_bind *b)
 	enum ib_wc_status status;
 	struct rxc_mw *mw;
 
+	/* Local write is accepted (and meaningless) in a window's rights. */
 	if ((b->new_rkey >> 8) != (b->mw_rkey >> 8) ||
-	    (b->access & ~RXC_MW_REMOTE_ACCESS) ||
+	    (b->access & ~(RXC_MW_REMOTE_ACCESS | IB_ACCESS_LOCAL_WRITE)) ||
 	    b->addr + b->length < b->addr)
 		return IB_WC_MW_BIND_ERR;
 	status = rxc_mw_check_mr(qp, b);
@@ -120,7 +121,7 @@ enum ib_wc_status rxc_mw_bind(struct rxc_qp *qp, const struct rxc_mw_bind *b)
 		mw->mr_key = b->mr_lkey;
 		mw->addr = b->addr;
 		mw->length = b->length;
-		mw->access = b->access;
+		mw->access = b->access & RXC_MW_REMOTE_ACCESS;
 		mw->qpn = qp->ibqp.qp_num;
 		mw->ibmw.rkey = b->new_rkey;
 	}
