@@ -113,7 +113,7 @@ run_kernel() {
 
 	case $k in
 	stock) tmo=${RXC_TIMEOUT_STOCK:-1800} ;;
-	*) tmo=${RXC_TIMEOUT_DEBUG:-3000} ;;
+	*) tmo=${RXC_TIMEOUT_DEBUG:-3600} ;;
 	esac
 	log "$k kernel: running the guest suite (DEV_TYPE=$DEV_TYPE, timeout ${tmo}s)"
 	RXC_DEBUG_KERNEL_DIR=$debug_dir "$here/run-vm.sh" --kernel "$k" \
