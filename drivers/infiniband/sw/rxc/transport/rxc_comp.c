@@ -26,12 +26,6 @@
 #define RXC_NAK_REMOTE_ACCESS	2
 #define RXC_NAK_REMOTE_OP	3
 
-static bool rxc_swqe_needs_response(const struct rxc_swqe *w)
-{
-	return w->op == RXC_REQ_READ || w->op == RXC_REQ_COMPARE_SWAP ||
-	       w->op == RXC_REQ_FETCH_ADD;
-}
-
 /* Forward progress: restore the retry budget and restart the timer. */
 static void rxc_comp_progress(struct rxc_qp *qp, u32 una)
 {

@@ -72,12 +72,6 @@ static const u8 rxc_wr_req_op[] = {
 	[RXC_WR_ATOMIC_WRITE] = RXC_REQ_ATOMIC_WRITE,
 };
 
-static bool rxc_op_is_rd_atomic(u8 op)
-{
-	return op == RXC_REQ_READ || op == RXC_REQ_COMPARE_SWAP ||
-	       op == RXC_REQ_FETCH_ADD;
-}
-
 /* The WQE cannot be executed: it completes with @status, in order. */
 static void rxc_swqe_fail(struct rxc_swqe *w, enum ib_wc_status status)
 {
@@ -347,7 +341,7 @@ static int rxc_req_gather(struct rxc_qp *qp, const struct rxc_swqe *w,
 /* How many payload bytes the next packet of @w carries, and its PSNs. */
 static u32 rxc_req_payload(const struct rxc_swqe *w, u32 off, u32 mtu)
 {
-	if (w->op == RXC_REQ_READ || rxc_op_is_rd_atomic(w->op))
+	if (rxc_swqe_needs_response(w))
 		return 0;
 	return min(w->length - off, mtu);
 }
@@ -373,7 +367,7 @@ static bool rxc_req_send_pkt(struct rxc_qp *qp, struct rxc_swqe *w, u32 mtu)
 	int opcode;
 	u8 *bth;
 
-	if (w->op == RXC_REQ_READ || rxc_op_is_rd_atomic(w->op))
+	if (rxc_swqe_needs_response(w))
 		pos = RXC_POS_ONLY;
 	opcode = rxc_req_opcode(qp->ibqp.qp_type, w->op, pos);
 	if (opcode < 0) {
@@ -423,7 +417,7 @@ static bool rxc_req_may_start(struct rxc_qp *qp, struct rxc_swqe *w)
 
 	if (w->fence && qp->req.rd_atomic)
 		return false;
-	return !rxc_op_is_rd_atomic(w->op) || qp->req.rd_atomic < max_rd;
+	return !rxc_swqe_needs_response(w) || qp->req.rd_atomic < max_rd;
 }
 
 static void rxc_req_start_wqe(struct rxc_qp *qp, struct rxc_swqe *w, u32 mtu)
@@ -432,7 +426,7 @@ static void rxc_req_start_wqe(struct rxc_qp *qp, struct rxc_swqe *w, u32 mtu)
 	w->first_psn = qp->req.psn;
 	w->last_psn = rxc_psn_add(w->first_psn, rxc_swqe_npkts(w, mtu) - 1);
 	w->retry_psn = w->first_psn - 1;
-	if (rxc_op_is_rd_atomic(w->op))
+	if (rxc_swqe_needs_response(w))
 		qp->req.rd_atomic++;
 }
 
@@ -510,7 +504,7 @@ static bool rxc_req_step(struct rxc_qp *qp, u32 mtu)
 	if (!rxc_req_send_pkt(qp, w, mtu))
 		return true;
 
-	if (w->op == RXC_REQ_READ || rxc_op_is_rd_atomic(w->op) ||
+	if (rxc_swqe_needs_response(w) ||
 	    req->cur_off + rxc_req_payload(w, req->cur_off, mtu) >= w->length) {
 		rxc_req_next_wqe(qp, w);
 	} else {

@@ -19,6 +19,7 @@
 
 #include "net/rxc_hdr.h"
 #include "net/rxc_net.h"
+#include "transport/rxc_opcode.h"
 
 struct rxc_qp;
 
@@ -272,6 +273,16 @@ enum rxc_task_flag {
 	RXC_TASK_TIMEOUT,	/* the retransmit timer fired */
 	RXC_TASK_RNR_DONE,	/* the RNR timer fired */
 };
+
+/*
+ * Reads and atomics: answered with data, bounded by max_rd_atomic, one
+ * request packet whatever their length.
+ */
+static inline bool rxc_swqe_needs_response(const struct rxc_swqe *w)
+{
+	return w->op == RXC_REQ_READ || w->op == RXC_REQ_COMPARE_SWAP ||
+	       w->op == RXC_REQ_FETCH_ADD;
+}
 
 /* 24-bit PSN arithmetic: a - b as a signed distance, and a + n. */
 static inline s32 rxc_psn_diff(u32 a, u32 b)
