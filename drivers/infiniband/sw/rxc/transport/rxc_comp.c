@@ -51,9 +51,32 @@ static void rxc_comp_done(struct rxc_qp *qp, struct rxc_swqe *w,
 	w->status = status;
 }
 
+/* The PSN of the next response @w waits for: reads fill in order. */
+static u32 rxc_comp_expect(struct rxc_qp *qp, const struct rxc_swqe *w)
+{
+	return rxc_psn_add(w->first_psn, w->resp_bytes / rxc_qp_mtu(qp));
+}
+
+/*
+ * Something after the response @w waits for has arrived, so that response
+ * was lost: ask for it again, once per gap.  The retransmit timer covers a
+ * lost re-request.
+ */
+static void rxc_comp_resp_gap(struct rxc_qp *qp, struct rxc_swqe *w)
+{
+	u32 expect = rxc_comp_expect(qp, w);
+
+	if (w->retry_psn == expect)
+		return;
+	w->retry_psn = expect;
+	rxc_req_rewind(qp, expect);
+}
+
 /*
  * Everything up to and including @psn has arrived.  A read or atomic in
- * that range still lacking its response lost it: ask again.
+ * that range still lacking its response lost it: ask again.  The oldest
+ * unacknowledged PSN stops at that response, so that the retransmit timer
+ * asks again too when the re-request is lost.
  */
 static void rxc_comp_ack(struct rxc_qp *qp, u32 psn)
 {
@@ -68,7 +91,8 @@ static void rxc_comp_ack(struct rxc_qp *qp, u32 psn)
 		if (w->state == RXC_SWQE_DONE || w->local)
 			continue;
 		if (rxc_swqe_needs_response(w)) {
-			rxc_req_rewind(qp, w->first_psn);
+			rxc_comp_resp_gap(qp, w);
+			psn = rxc_psn_add(rxc_comp_expect(qp, w), RXC_PSN_MASK);
 			break;
 		}
 		w->state = RXC_SWQE_DONE;
@@ -119,8 +143,9 @@ static void rxc_comp_nak(struct rxc_qp *qp, u32 psn, u8 code)
 
 	rxc_comp_ack(qp, rxc_psn_add(psn, RXC_PSN_MASK));	/* psn - 1 */
 	if (code == RXC_NAK_PSN_SEQ) {
+		/* From the oldest gap: a response lost before @psn included. */
 		rxc_stat_inc(rxc, RXC_STAT_SEQ_NAKS_RCVD);
-		rxc_req_rewind(qp, psn);
+		rxc_req_rewind(qp, qp->req.una);
 		return;
 	}
 	w = rxc_comp_find(qp, psn);
@@ -163,16 +188,14 @@ static void rxc_comp_read_resp(struct rxc_qp *qp, struct rxc_swqe *w,
 {
 	struct rxc_dev *rxc = to_rdev(qp->ibqp.device);
 	u32 mtu = rxc_qp_mtu(qp), n = pkt->payload_len;
-	u32 expect = rxc_psn_add(w->first_psn, w->resp_bytes / mtu);
+	u32 expect = rxc_comp_expect(qp, w);
 	bool last = pkt->mask & RXC_OPF_LAST;
 
 	if (w->op != RXC_REQ_READ)
 		return;
 	if (psn != expect) {
-		if (rxc_psn_diff(psn, expect) > 0 && w->retry_psn != expect) {
-			w->retry_psn = expect;
-			rxc_req_rewind(qp, expect);
-		}
+		if (rxc_psn_diff(psn, expect) > 0)
+			rxc_comp_resp_gap(qp, w);
 		return;
 	}
 	/* Full packets until the last, which brings exactly the rest. */

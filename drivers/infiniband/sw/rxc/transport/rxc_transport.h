@@ -110,7 +110,7 @@ enum rxc_swqe_state {
  * @first_psn: PSN of the first packet
  * @last_psn: PSN of the last packet (reads: of the last response)
  * @resp_bytes: read response bytes placed so far
- * @retry_psn: for reads, the PSN a re-request was last sent for
+ * @retry_psn: the response PSN last asked for again after a gap
  */
 struct rxc_swqe {
 	u64 wr_id;
