@@ -18,6 +18,8 @@ pkgs=(
 	gcc make rsync
 	# librxc's man page check renders roff with man(1) and groff
 	man-db groff-base
+	# the interop test checks the wire format with Wireshark's dissectors
+	tshark
 )
 
 # dpkg-query prints one status line per known package; anything not
