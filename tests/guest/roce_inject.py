@@ -11,25 +11,13 @@ KIND is one of:
 
 The IP header is built here (raw socket, IP_HDRINCL) because the ICRC
 covers fields the kernel would otherwise choose, such as the IP ID.
-The ICRC is computed independently of the driver, with zlib.
+The ICRC is computed independently of the driver (roce_icrc.py).
 """
 import socket
 import struct
 import sys
-import zlib
 
-ROCE_PORT = 4791
-
-
-def icrc(ip_pkt):
-    """CRC-32 of 8 ones-bytes and the packet with variant fields masked."""
-    hdr = bytearray(ip_pkt[:20 + 8 + 12])
-    hdr[1] = 0xff                      # TOS
-    hdr[8] = 0xff                      # TTL
-    hdr[10:12] = b'\xff\xff'           # IP checksum
-    hdr[26:28] = b'\xff\xff'           # UDP checksum
-    hdr[32] = 0xff                     # BTH FECN/BECN byte
-    return zlib.crc32(b'\xff' * 8 + bytes(hdr) + ip_pkt[len(hdr):])
+from roce_icrc import ROCE_PORT, icrc
 
 
 def ipv4(src, dst, udp_payload):
