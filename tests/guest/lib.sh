@@ -84,28 +84,32 @@ mod_loaded() { [ -e "/sys/module/$1" ]; }
 port_active() { grep -q ACTIVE "/sys/class/infiniband/$DEV/ports/1/state"; }
 
 # The GID table index of our IPv4 address (RoCE v2, IPv4-mapped).
-gid_index() {
-	local f want
-	want=$(printf '0000:0000:0000:0000:0000:ffff:%02x%02x:%02x%02x' \
-		${IPADDR//./ })
-	for f in "/sys/class/infiniband/$DEV/ports/1/gids/"*; do
-		[ "$(cat "$f" 2>/dev/null)" = "$want" ] && { basename "$f"; return 0; }
-	done
-	return 1
-}
+gid_index() { gid_index_of "$DEV" "$IPADDR"; }
 
 link_add() { rdma link add "$DEV" type "$DEV_TYPE" netdev "$NETDEV"; }
 link_del() { rdma link delete "$DEV"; }
 
-# The GID table index of IPv4 address $2 on device $1 (RoCE v2,
-# IPv4-mapped), e.g. gid_index_of rxc1 10.77.0.2.
+# gid_of ADDR: the GID of an IPv4 (as IPv4-mapped) or IPv6 address, as
+# sysfs prints it.
+gid_of() {
+	/usr/bin/python3 -c '
+import ipaddress, sys
+a = ipaddress.ip_address(sys.argv[1])
+if a.version == 4:
+    a = ipaddress.IPv6Address("::ffff:" + str(a))
+print(a.exploded)' "$1"
+}
+
+# gid_index_of DEV ADDR: the GID table index of RoCE v2 GID of an IPv4 or
+# IPv6 address on device DEV, e.g. gid_index_of rxc1 10.77.0.2.
 gid_index_of() {
-	local f want
-	# shellcheck disable=SC2086  # one printf argument per octet
-	want=$(printf '0000:0000:0000:0000:0000:ffff:%02x%02x:%02x%02x' \
-		${2//./ })
+	local f want idx
+	want=$(gid_of "$2") || return 1
 	for f in "/sys/class/infiniband/$1/ports/1/gids/"*; do
-		[ "$(cat "$f" 2>/dev/null)" = "$want" ] && { basename "$f"; return 0; }
+		[ "$(cat "$f" 2>/dev/null)" = "$want" ] || continue
+		idx=$(basename "$f")
+		[ "$(cat "/sys/class/infiniband/$1/ports/1/gid_attrs/types/$idx" 2>/dev/null)" = "RoCE v2" ] &&
+			{ echo "$idx"; return 0; }
 	done
 	return 1
 }
