@@ -70,6 +70,10 @@ PAIR_SECS=900 pair "rc_xfer: $mib MiB by SEND, every byte checked" chk_xfer -- \
 PAIR_SECS=300 pair "rc_xfer: $((mib / 4)) MiB by RDMA WRITE with immediate, 5001-byte messages" chk_xfer -- \
 	"$xfer" -d "$SRV_DEV" -g "$SRV_GID" -p "$PORT" -o write -s 5001 -n $((n / 5)) -w 8 -T $((280 * SLOW)) -- \
 	"$xfer" -d "$CLI_DEV" -g "$CLI_GID" -p "$PORT" -o write -s 5001 -n $((n / 5)) -w 8 -T $((280 * SLOW)) "$SRV_IP"
+# Reads recover a lost response by asking for the rest of the read.
+PAIR_SECS=300 pair "rc_xfer: $((n / 10)) RDMA READs of 5001 bytes, every byte checked" chk_xfer -- \
+	"$xfer" -d "$SRV_DEV" -g "$SRV_GID" -p "$PORT" -o read -s 5001 -n $((n / 10)) -w 8 -T $((280 * SLOW)) -- \
+	"$xfer" -d "$CLI_DEV" -g "$CLI_GID" -p "$PORT" -o read -s 5001 -n $((n / 10)) -w 8 -T $((280 * SLOW)) "$SRV_IP"
 # No stock tool here: ibv_rc_pingpong exits as soon as it has its last
 # message, so when the ACK of that message is lost its peer retransmits to
 # a QP that is gone (retry_cnt 7 retries forever, as with rdma_rxe) and

@@ -119,10 +119,11 @@ WAIT=cm pair "rping -C 100 -v -V -S 100" chk_rping 100 100 -- \
 	rping -s -a "$SRV_IP" -p "$PORT" -C 100 -v -S 100 -- \
 	rping -c -a "$SRV_IP" -p "$PORT" -C 100 -v -V -S 100
 
-# rc_xfer: a stream whose every byte is checked, with SENDs and with
-# RDMA WRITEs with immediate, odd sizes spanning several packets.
+# rc_xfer: a stream whose every byte is checked, with SENDs, RDMA WRITEs
+# with immediate and RDMA READs of odd sizes spanning several packets, and
+# atomics whose every returned value is checked.
 if [ -x "$xfer" ]; then
-	for op in send write; do
+	for op in send write read atomic; do
 		pair "rc_xfer -o $op -s 5001 -n 200" chk_xfer -- \
 			"$xfer" -d "$SRV_DEV" -g "$SRV_GID" -p "$PORT" -o $op -s 5001 -n 200 -w 8 -T $((50 * SLOW)) -- \
 			"$xfer" -d "$CLI_DEV" -g "$CLI_GID" -p "$PORT" -o $op -s 5001 -n 200 -w 8 -T $((50 * SLOW)) "$SRV_IP"

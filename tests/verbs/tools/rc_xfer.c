@@ -1,24 +1,37 @@
 // SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 /*
- * rc_xfer: a one-way RC transfer in which every byte is verified.
+ * rc_xfer: an RC transfer in which every byte is verified.
  *
  *   rc_xfer -d DEV [-g GID] [-p PORT] [-s SIZE] [-n COUNT] [-w WINDOW]
- *           [-o send|write] [-T SECS]            server (receiver)
- *   rc_xfer ... HOST                             client (sender)
+ *           [-o send|write|read|atomic] [-T SECS]   server
+ *   rc_xfer ... HOST                                 client
  *
- * The client sends COUNT messages of SIZE bytes, keeping up to WINDOW in
- * flight: SENDs into receives that the receiver reposts only once it has
- * checked the message, or RDMA WRITEs with immediate (the immediate
- * carries the message number) each into its own area of the receiver's
- * buffer, so that no write can overwrite data not yet checked. Message i
- * holds a pseudo-random pattern derived from i, so a lost, duplicated,
- * reordered or corrupted packet that the transport let through shows up
- * as a mismatch at a known offset. The receiver checks length, order and
- * content of every message and reports the result back over TCP; both
- * sides exit 0 only if all COUNT messages arrived intact.
+ * The client issues COUNT operations, keeping up to WINDOW in flight:
+ *
+ *   send    SENDs into receives that the server reposts only once it has
+ *           checked the message;
+ *   write   RDMA WRITEs with immediate (the immediate carries the message
+ *           number), each into its own area of the server's buffer, so
+ *           that no write can overwrite data not yet checked;
+ *   read    RDMA READs of message i from the i-th area of the server's
+ *           buffer, which the server filled beforehand;
+ *   atomic  8-byte atomics on one word of the server's, alternately
+ *           FETCH_AND_ADD and COMPARE_AND_SWAP, starting close enough to
+ *           2^64 that the sum wraps.
+ *
+ * Message i holds a pseudo-random pattern derived from i, so a lost,
+ * duplicated, reordered or corrupted packet that the transport let
+ * through shows up as a mismatch at a known offset.  For atomics, RC
+ * executes them in order, so the value each one returns is known in
+ * advance, and so is the word's final value.  The side that sees the
+ * data checks it (the server for send and write, the client for read and
+ * atomic, the server again for the final atomic value) and the verdict
+ * goes over TCP to the other side; both exit 0 only if all COUNT
+ * operations were intact.
  *
  * ibv_rc_pingpong -c only checks one byte per page, which is why the
- * guest tests use this for lossy links (tests/guest/t-netem.sh).
+ * guest tests use this for lossy links and interoperability
+ * (tests/guest/t-netem.sh, t-interop.sh).
  */
 #include <arpa/inet.h>
 #include <getopt.h>
@@ -35,6 +48,24 @@
 #include <infiniband/verbs.h>
 
 #define XFER_PSN	0x1000
+/* Outstanding reads and atomics asked for at most, before device caps. */
+#define XFER_RD_ATOMIC	16
+/* The atomic word's start: 4096 below 2^64, so that the sum wraps. */
+#define ATOMIC_SEED	0xfffffffffffff000ull
+
+enum xfer_op { OP_SEND, OP_WRITE, OP_READ, OP_ATOMIC };
+
+static const char *const op_names[] = {
+	[OP_SEND] = "send", [OP_WRITE] = "write",
+	[OP_READ] = "read", [OP_ATOMIC] = "atomic",
+};
+
+static const char *const op_desc[] = {
+	[OP_SEND] = "SEND",
+	[OP_WRITE] = "RDMA WRITE with immediate",
+	[OP_READ] = "RDMA READ",
+	[OP_ATOMIC] = "FETCH_AND_ADD/COMPARE_AND_SWAP",
+};
 
 /* What each side tells the other over TCP before the transfer. */
 struct xfer_info {
@@ -42,12 +73,14 @@ struct xfer_info {
 	uint32_t rkey;
 	uint64_t addr;
 	union ibv_gid gid;
+	uint32_t max_dest_rd_atomic;
+	uint32_t reserved;
 };
 
-/* The receiver's verdict, sent back over TCP after the transfer. */
+/* The verdict, sent over TCP after the transfer. */
 struct xfer_result {
-	uint32_t received;
-	uint32_t bad;		/* messages that failed a check */
+	uint32_t received;	/* operations whose result was checked */
+	uint32_t bad;		/* operations that failed a check */
 };
 
 static struct {
@@ -58,11 +91,26 @@ static struct {
 	uint32_t size;
 	uint32_t count;
 	uint32_t window;
-	bool write;
+	enum xfer_op op;
 	int secs;
 } opt = {
 	.gid = 1, .port = 18700, .size = 65536, .count = 16, .window = 16,
-	.secs = 600,
+	.op = OP_SEND, .secs = 600,
+};
+
+/* One side's resources. */
+struct xfer {
+	struct ibv_context *ctx;
+	struct ibv_pd *pd;
+	struct ibv_cq *cq;
+	struct ibv_mr *mr;
+	struct ibv_qp *qp;
+	uint8_t *buf;
+	size_t len;
+	int fd;
+	struct xfer_info me;
+	struct xfer_info peer;
+	struct xfer_result res;
 };
 
 static struct timespec start;
@@ -96,34 +144,49 @@ static void check_deadline(void)
 		die("not done after %d s", opt.secs);
 }
 
-/* The pattern of message @msg: xorshift64 seeded by the message number. */
+/* Message @msg's pattern, byte by byte: xorshift64 seeded by @msg. */
+struct pattern {
+	uint64_t x;
+};
+
+static struct pattern pattern_of(uint32_t msg)
+{
+	return (struct pattern){ 0x9e3779b97f4a7c15ull * (msg + 1) };
+}
+
+static uint8_t pattern_next(struct pattern *p)
+{
+	p->x ^= p->x << 13;
+	p->x ^= p->x >> 7;
+	p->x ^= p->x << 17;
+	return (uint8_t)p->x;
+}
+
 static void fill(uint8_t *p, uint32_t len, uint32_t msg)
 {
-	uint64_t x = 0x9e3779b97f4a7c15ull * (msg + 1);
+	struct pattern pat = pattern_of(msg);
 	uint32_t i;
 
-	for (i = 0; i < len; i++) {
-		x ^= x << 13;
-		x ^= x >> 7;
-		x ^= x << 17;
-		p[i] = (uint8_t)x;
-	}
+	for (i = 0; i < len; i++)
+		p[i] = pattern_next(&pat);
 }
 
 /* Offset of the first byte that differs from message @msg's pattern, or -1. */
 static long verify(const uint8_t *p, uint32_t len, uint32_t msg)
 {
-	uint64_t x = 0x9e3779b97f4a7c15ull * (msg + 1);
+	struct pattern pat = pattern_of(msg);
 	uint32_t i;
 
-	for (i = 0; i < len; i++) {
-		x ^= x << 13;
-		x ^= x >> 7;
-		x ^= x << 17;
-		if (p[i] != (uint8_t)x)
+	for (i = 0; i < len; i++)
+		if (p[i] != pattern_next(&pat))
 			return i;
-	}
 	return -1;
+}
+
+/* The value atomic @i returns: the seed plus 1 + 2 + ... + i, mod 2^64. */
+static uint64_t atomic_before(uint32_t i)
+{
+	return ATOMIC_SEED + (uint64_t)i * (i + 1) / 2;
 }
 
 static int tcp_connect(void)
@@ -197,17 +260,24 @@ static struct ibv_context *open_dev(void)
 	return ctx;
 }
 
-static void connect_qp(struct ibv_qp *qp, struct ibv_port_attr *port,
-		       const struct xfer_info *peer)
+static uint32_t min_u32(uint32_t a, uint32_t b)
+{
+	return a < b ? a : b;
+}
+
+static void connect_qp(struct xfer *x, const struct ibv_port_attr *port,
+		       const struct ibv_device_attr *dev)
 {
 	struct ibv_qp_attr a = {
 		.qp_state = IBV_QPS_INIT,
 		.port_num = 1,
-		.qp_access_flags = IBV_ACCESS_REMOTE_WRITE,
+		.qp_access_flags = IBV_ACCESS_REMOTE_WRITE |
+				   IBV_ACCESS_REMOTE_READ |
+				   IBV_ACCESS_REMOTE_ATOMIC,
 	};
 	int rc;
 
-	rc = ibv_modify_qp(qp, &a, IBV_QP_STATE | IBV_QP_PKEY_INDEX |
+	rc = ibv_modify_qp(x->qp, &a, IBV_QP_STATE | IBV_QP_PKEY_INDEX |
 			   IBV_QP_PORT | IBV_QP_ACCESS_FLAGS);
 	if (rc)
 		die("INIT: %s", strerror(rc));
@@ -215,18 +285,19 @@ static void connect_qp(struct ibv_qp *qp, struct ibv_port_attr *port,
 	memset(&a, 0, sizeof(a));
 	a.qp_state = IBV_QPS_RTR;
 	a.path_mtu = port->active_mtu;
-	a.dest_qp_num = peer->qpn;
+	a.dest_qp_num = x->peer.qpn;
 	a.rq_psn = XFER_PSN;
-	a.max_dest_rd_atomic = 1;
+	a.max_dest_rd_atomic = x->me.max_dest_rd_atomic;
 	a.min_rnr_timer = 12;
 	a.ah_attr.is_global = 1;
-	a.ah_attr.grh.dgid = peer->gid;
+	a.ah_attr.grh.dgid = x->peer.gid;
 	a.ah_attr.grh.sgid_index = opt.gid;
 	a.ah_attr.grh.hop_limit = 64;
 	a.ah_attr.port_num = 1;
-	rc = ibv_modify_qp(qp, &a, IBV_QP_STATE | IBV_QP_AV | IBV_QP_PATH_MTU |
-			   IBV_QP_DEST_QPN | IBV_QP_RQ_PSN |
-			   IBV_QP_MAX_DEST_RD_ATOMIC | IBV_QP_MIN_RNR_TIMER);
+	rc = ibv_modify_qp(x->qp, &a, IBV_QP_STATE | IBV_QP_AV |
+			   IBV_QP_PATH_MTU | IBV_QP_DEST_QPN |
+			   IBV_QP_RQ_PSN | IBV_QP_MAX_DEST_RD_ATOMIC |
+			   IBV_QP_MIN_RNR_TIMER);
 	if (rc)
 		die("RTR: %s", strerror(rc));
 
@@ -236,8 +307,13 @@ static void connect_qp(struct ibv_qp *qp, struct ibv_port_attr *port,
 	a.timeout = 14;		/* 67 ms */
 	a.retry_cnt = 7;
 	a.rnr_retry = 7;	/* infinite: the receiver reposts as it goes */
-	a.max_rd_atomic = 1;
-	rc = ibv_modify_qp(qp, &a, IBV_QP_STATE | IBV_QP_SQ_PSN |
+	/* No more reads in flight than the peer said it can take. */
+	a.max_rd_atomic = min_u32(min_u32(opt.window, XFER_RD_ATOMIC),
+				  min_u32(x->peer.max_dest_rd_atomic,
+					  dev->max_qp_init_rd_atom));
+	if (!a.max_rd_atomic)
+		a.max_rd_atomic = 1;
+	rc = ibv_modify_qp(x->qp, &a, IBV_QP_STATE | IBV_QP_SQ_PSN |
 			   IBV_QP_TIMEOUT | IBV_QP_RETRY_CNT |
 			   IBV_QP_RNR_RETRY | IBV_QP_MAX_QP_RD_ATOMIC);
 	if (rc)
@@ -248,8 +324,21 @@ static void usage(void)
 {
 	fprintf(stderr,
 		"usage: rc_xfer -d DEV [-g GID] [-p PORT] [-s SIZE] [-n COUNT]\n"
-		"               [-w WINDOW] [-o send|write] [-T SECS] [HOST]\n");
+		"               [-w WINDOW] [-o send|write|read|atomic] [-T SECS] [HOST]\n");
 	exit(2);
+}
+
+static void parse_op(const char *name)
+{
+	unsigned int i;
+
+	for (i = 0; i < sizeof(op_names) / sizeof(op_names[0]); i++) {
+		if (!strcmp(name, op_names[i])) {
+			opt.op = i;
+			return;
+		}
+	}
+	usage();
 }
 
 static void parse(int argc, char **argv)
@@ -265,208 +354,327 @@ static void parse(int argc, char **argv)
 		case 'n': opt.count = strtoul(optarg, NULL, 0); break;
 		case 'w': opt.window = strtoul(optarg, NULL, 0); break;
 		case 'T': opt.secs = atoi(optarg); break;
-		case 'o':
-			if (!strcmp(optarg, "write"))
-				opt.write = true;
-			else if (strcmp(optarg, "send"))
-				usage();
-			break;
+		case 'o': parse_op(optarg); break;
 		default: usage();
 		}
 	}
 	if (optind < argc)
 		opt.host = argv[optind++];
+	/* An atomic always moves one 8-byte word. */
+	if (opt.op == OP_ATOMIC)
+		opt.size = sizeof(uint64_t);
 	if (!opt.dev || optind != argc || !opt.size || !opt.count ||
 	    !opt.window || opt.window > 128)
 		usage();
 }
 
+/*
+ * The server of a write or a read holds every message in its own area;
+ * everyone else needs one slot per operation in flight.
+ */
+static size_t buf_len(void)
+{
+	bool areas = !opt.host && (opt.op == OP_WRITE || opt.op == OP_READ);
+
+	return (size_t)opt.size * (areas ? opt.count : opt.window);
+}
+
+static void setup(struct xfer *x)
+{
+	struct ibv_qp_init_attr qa = {
+		.qp_type = IBV_QPT_RC,
+		.cap = { .max_send_wr = opt.window, .max_recv_wr = opt.window,
+			 .max_send_sge = 1, .max_recv_sge = 1 },
+	};
+	struct ibv_device_attr dev;
+	struct ibv_port_attr port;
+
+	x->ctx = open_dev();
+	if (ibv_query_device(x->ctx, &dev))
+		die("ibv_query_device failed");
+	if (ibv_query_port(x->ctx, 1, &port))
+		die("ibv_query_port failed");
+	if (ibv_query_gid(x->ctx, 1, opt.gid, &x->me.gid))
+		die("no GID at index %d", opt.gid);
+	x->pd = ibv_alloc_pd(x->ctx);
+	x->cq = ibv_create_cq(x->ctx, 2 * opt.window, NULL, NULL, 0);
+	x->len = buf_len();
+	if (x->len > (256ul << 20))
+		die("%zu bytes of buffer is too much", x->len);
+	x->buf = aligned_alloc(4096, (x->len + 4095) & ~4095ul);
+	if (!x->pd || !x->cq || !x->buf)
+		die("cannot allocate resources");
+	memset(x->buf, 0, x->len);
+	x->mr = ibv_reg_mr(x->pd, x->buf, x->len, IBV_ACCESS_LOCAL_WRITE |
+			   IBV_ACCESS_REMOTE_WRITE | IBV_ACCESS_REMOTE_READ |
+			   IBV_ACCESS_REMOTE_ATOMIC);
+	if (!x->mr)
+		die("ibv_reg_mr: %m");
+	qa.send_cq = x->cq;
+	qa.recv_cq = x->cq;
+	x->qp = ibv_create_qp(x->pd, &qa);
+	if (!x->qp)
+		die("ibv_create_qp: %m");
+	x->me.qpn = x->qp->qp_num;
+	x->me.rkey = x->mr->rkey;
+	x->me.addr = (uintptr_t)x->buf;
+	x->me.max_dest_rd_atomic = min_u32(XFER_RD_ATOMIC, dev.max_qp_rd_atom);
+
+	x->fd = opt.host ? tcp_connect() : tcp_accept();
+	xchg(x->fd, &x->me, &x->peer, sizeof(x->me));
+	connect_qp(x, &port, &dev);
+}
+
+static void teardown(struct xfer *x)
+{
+	ibv_destroy_qp(x->qp);
+	ibv_dereg_mr(x->mr);
+	ibv_destroy_cq(x->cq);
+	ibv_dealloc_pd(x->pd);
+	ibv_close_device(x->ctx);
+	free(x->buf);
+	close(x->fd);
+}
+
+static int poll_some(struct xfer *x, struct ibv_wc *wc)
+{
+	int n;
+
+	check_deadline();
+	n = ibv_poll_cq(x->cq, 16, wc);
+	if (n < 0)
+		die("ibv_poll_cq failed");
+	return n;
+}
+
+static uint8_t *slot_addr(struct xfer *x, uint32_t slot)
+{
+	return x->buf + (size_t)slot * opt.size;
+}
+
+static void post_recv_slot(struct xfer *x, uint32_t slot)
+{
+	struct ibv_sge sge = { (uintptr_t)slot_addr(x, slot), opt.size,
+			       x->mr->lkey };
+	struct ibv_recv_wr wr = { .wr_id = slot, .sg_list = &sge,
+				  .num_sge = 1 }, *bad;
+
+	if (ibv_post_recv(x->qp, &wr, &bad))
+		die("ibv_post_recv failed");
+}
+
+static void bad(struct xfer *x, uint32_t msg, const char *what)
+{
+	fprintf(stderr, "operation %u: %s\n", msg, what);
+	x->res.bad++;
+}
+
+/* The server of send and write: checks message @msg as it arrived. */
+static void check_received(struct xfer *x, const struct ibv_wc *wc,
+			   uint32_t msg)
+{
+	uint32_t slot = wc->wr_id;
+	uint8_t *p = opt.op == OP_WRITE ? slot_addr(x, msg) :
+					  slot_addr(x, slot);
+	long off;
+
+	if (wc->status != IBV_WC_SUCCESS)
+		die("message %u: %s", msg, ibv_wc_status_str(wc->status));
+	if (slot != msg % opt.window)
+		bad(x, msg, "arrived in the wrong receive");
+	if (wc->byte_len != opt.size)
+		bad(x, msg, "wrong length");
+	if (opt.op == OP_WRITE &&
+	    (!(wc->wc_flags & IBV_WC_WITH_IMM) || ntohl(wc->imm_data) != msg))
+		bad(x, msg, "wrong immediate");
+	off = verify(p, opt.size, msg);
+	if (off >= 0) {
+		fprintf(stderr, "message %u: data differs at offset %ld\n",
+			msg, off);
+		x->res.bad++;
+	}
+	x->res.received++;
+	memset(p, 0, opt.size);
+}
+
+/* Server of send and write: one receive per slot, reposted once checked. */
+static void run_receiver(struct xfer *x)
+{
+	uint32_t posted = 0, expect = 0;
+	struct ibv_wc wc[16];
+	int n, i;
+
+	for (; posted < opt.window && posted < opt.count; posted++)
+		post_recv_slot(x, posted);
+	/* Both sides are ready to receive: let the sender go. */
+	xchg(x->fd, &x->me, NULL, sizeof(x->me));
+	while (expect < opt.count) {
+		n = poll_some(x, wc);
+		for (i = 0; i < n; i++) {
+			check_received(x, &wc[i], expect++);
+			if (posted < opt.count) {
+				post_recv_slot(x, wc[i].wr_id);
+				posted++;
+			}
+		}
+	}
+	xchg(x->fd, &x->res, NULL, sizeof(x->res));
+}
+
+/* Server of read and atomic: serves the data, checks the atomic word. */
+static void run_target(struct xfer *x)
+{
+	uint64_t *word = (uint64_t *)x->buf;
+	uint32_t i;
+
+	if (opt.op == OP_READ)
+		for (i = 0; i < opt.count; i++)
+			fill(slot_addr(x, i), opt.size, i);
+	else
+		*word = ATOMIC_SEED;
+	xchg(x->fd, &x->me, NULL, sizeof(x->me));
+	xchg(x->fd, NULL, &x->res, sizeof(x->res));
+	if (opt.op == OP_ATOMIC && *word != atomic_before(opt.count)) {
+		fprintf(stderr, "atomic word ends at %#llx, expected %#llx\n",
+			(unsigned long long)*word,
+			(unsigned long long)atomic_before(opt.count));
+		x->res.bad++;
+	}
+	xchg(x->fd, &x->res, NULL, sizeof(x->res));
+}
+
+/* RDMA WRITEs and READs of message @msg use its own area at the server. */
+static void rdma_target(struct ibv_send_wr *wr, const struct xfer *x,
+			uint32_t msg)
+{
+	wr->wr.rdma.rkey = x->peer.rkey;
+	wr->wr.rdma.remote_addr = x->peer.addr + (uint64_t)msg * opt.size;
+}
+
+/* Operation @msg's work request, its local buffer in @slot. */
+static void post_op(struct xfer *x, uint32_t msg, uint32_t slot)
+{
+	uint8_t *p = slot_addr(x, slot);
+	struct ibv_sge sge = { (uintptr_t)p, opt.size, x->mr->lkey };
+	struct ibv_send_wr wr = {
+		.wr_id = msg, .sg_list = &sge, .num_sge = 1,
+		.send_flags = IBV_SEND_SIGNALED,
+	}, *bad;
+	uint64_t before = atomic_before(msg);
+
+	switch (opt.op) {
+	case OP_SEND:
+		fill(p, opt.size, msg);
+		wr.opcode = IBV_WR_SEND;
+		break;
+	case OP_WRITE:
+		fill(p, opt.size, msg);
+		wr.opcode = IBV_WR_RDMA_WRITE_WITH_IMM;
+		wr.imm_data = htonl(msg);
+		rdma_target(&wr, x, msg);
+		break;
+	case OP_READ:
+		memset(p, 0, opt.size);
+		wr.opcode = IBV_WR_RDMA_READ;
+		rdma_target(&wr, x, msg);
+		break;
+	case OP_ATOMIC:
+		memset(p, 0, opt.size);
+		wr.wr.atomic.rkey = x->peer.rkey;
+		wr.wr.atomic.remote_addr = x->peer.addr;
+		/* Every other one a swap that must succeed: same sum. */
+		if (msg & 1) {
+			wr.opcode = IBV_WR_ATOMIC_CMP_AND_SWP;
+			wr.wr.atomic.compare_add = before;
+			wr.wr.atomic.swap = before + msg + 1;
+		} else {
+			wr.opcode = IBV_WR_ATOMIC_FETCH_AND_ADD;
+			wr.wr.atomic.compare_add = msg + 1;
+		}
+		break;
+	}
+	if (ibv_post_send(x->qp, &wr, &bad))
+		die("ibv_post_send failed");
+}
+
+/* The client of read and atomic: checks what operation @msg fetched. */
+static void check_fetched(struct xfer *x, uint32_t msg, uint32_t slot)
+{
+	const uint8_t *p = slot_addr(x, slot);
+	uint64_t got;
+	long off;
+
+	if (opt.op == OP_READ) {
+		off = verify(p, opt.size, msg);
+		if (off >= 0) {
+			fprintf(stderr, "read %u: data differs at offset %ld\n",
+				msg, off);
+			x->res.bad++;
+		}
+	} else {
+		memcpy(&got, p, sizeof(got));
+		if (got != atomic_before(msg)) {
+			fprintf(stderr, "atomic %u returned %#llx, expected %#llx\n",
+				msg, (unsigned long long)got,
+				(unsigned long long)atomic_before(msg));
+			x->res.bad++;
+		}
+	}
+	x->res.received++;
+}
+
+/* Client: fill a slot, post it, check and reuse it once it completed. */
+static void run_initiator(struct xfer *x)
+{
+	bool fetches = opt.op == OP_READ || opt.op == OP_ATOMIC;
+	uint32_t posted = 0, done = 0;
+	struct ibv_wc wc[16];
+	int n, i;
+
+	xchg(x->fd, NULL, &x->peer, sizeof(x->peer));
+	while (done < opt.count) {
+		for (; posted < opt.count && posted - done < opt.window; posted++)
+			post_op(x, posted, posted % opt.window);
+		n = poll_some(x, wc);
+		for (i = 0; i < n; i++) {
+			if (wc[i].status != IBV_WC_SUCCESS)
+				die("operation %llu: %s",
+				    (unsigned long long)wc[i].wr_id,
+				    ibv_wc_status_str(wc[i].status));
+			if (wc[i].wr_id != done)
+				die("operation %llu completed, expected %u",
+				    (unsigned long long)wc[i].wr_id, done);
+			if (fetches)
+				check_fetched(x, done, done % opt.window);
+			done++;
+		}
+	}
+	if (fetches)
+		xchg(x->fd, &x->res, NULL, sizeof(x->res));
+	xchg(x->fd, NULL, &x->res, sizeof(x->res));
+}
+
 int main(int argc, char **argv)
 {
-	struct xfer_info me = {}, peer;
-	struct xfer_result res = {};
-	struct ibv_port_attr port;
-	struct ibv_context *ctx;
-	struct ibv_wc wc[16];
-	struct ibv_qp *qp;
-	struct ibv_cq *cq;
-	struct ibv_mr *mr;
-	struct ibv_pd *pd;
-	uint32_t posted = 0, done = 0, expect = 0;
-	uint8_t *buf;
-	size_t len;
-	int fd, n, i;
+	struct xfer x = {};
 
 	parse(argc, argv);
 	clock_gettime(CLOCK_MONOTONIC, &start);
+	setup(&x);
 
-	ctx = open_dev();
-	if (ibv_query_port(ctx, 1, &port))
-		die("ibv_query_port failed");
-	if (ibv_query_gid(ctx, 1, opt.gid, &me.gid))
-		die("no GID at index %d", opt.gid);
-	pd = ibv_alloc_pd(ctx);
-	cq = ibv_create_cq(ctx, 2 * opt.window, NULL, NULL, 0);
-	/* A writer needs one area per message on the receiving side. */
-	len = (size_t)opt.size *
-	      (opt.write && !opt.host ? opt.count : opt.window);
-	if (len > (256ul << 20))
-		die("%zu bytes of buffer is too much", len);
-	buf = aligned_alloc(4096, (len + 4095) & ~4095ul);
-	if (!pd || !cq || !buf)
-		die("cannot allocate resources");
-	memset(buf, 0, len);
-	mr = ibv_reg_mr(pd, buf, len, IBV_ACCESS_LOCAL_WRITE |
-			IBV_ACCESS_REMOTE_WRITE);
-	if (!mr)
-		die("ibv_reg_mr: %m");
-	{
-		struct ibv_qp_init_attr qa = {
-			.send_cq = cq, .recv_cq = cq, .qp_type = IBV_QPT_RC,
-			.cap = { .max_send_wr = opt.window,
-				 .max_recv_wr = opt.window,
-				 .max_send_sge = 1, .max_recv_sge = 1 },
-		};
+	if (opt.host)
+		run_initiator(&x);
+	else if (opt.op == OP_SEND || opt.op == OP_WRITE)
+		run_receiver(&x);
+	else
+		run_target(&x);
 
-		qp = ibv_create_qp(pd, &qa);
-		if (!qp)
-			die("ibv_create_qp: %m");
-	}
-	me.qpn = qp->qp_num;
-	me.rkey = mr->rkey;
-	me.addr = (uintptr_t)buf;
-
-	fd = opt.host ? tcp_connect() : tcp_accept();
-	xchg(fd, &me, &peer, sizeof(me));
-	connect_qp(qp, &port, &peer);
-
-	if (!opt.host) {
-		/* Receiver: one receive per slot, reposted once checked. */
-		for (i = 0; i < (int)opt.window && i < (int)opt.count; i++) {
-			struct ibv_sge sge = { (uintptr_t)buf + (size_t)i * opt.size,
-					       opt.size, mr->lkey };
-			struct ibv_recv_wr wr = { .wr_id = i, .sg_list = &sge,
-						  .num_sge = 1 }, *bad;
-
-			if (ibv_post_recv(qp, &wr, &bad))
-				die("ibv_post_recv failed");
-			posted++;
-		}
-		/* Both sides are ready to receive: let the sender go. */
-		xchg(fd, &me, NULL, sizeof(me));
-		while (expect < opt.count) {
-			check_deadline();
-			n = ibv_poll_cq(cq, 16, wc);
-			if (n < 0)
-				die("ibv_poll_cq failed");
-			for (i = 0; i < n; i++) {
-				uint32_t slot = wc[i].wr_id, msg = expect++;
-				uint8_t *p = buf + (size_t)(opt.write ? msg : slot) *
-					     opt.size;
-				long off;
-
-				if (wc[i].status != IBV_WC_SUCCESS)
-					die("message %u: %s", msg,
-					    ibv_wc_status_str(wc[i].status));
-				if (slot != msg % opt.window) {
-					fprintf(stderr, "message %u in slot %u, expected %u\n",
-						msg, slot, msg % opt.window);
-					res.bad++;
-				}
-				if (wc[i].byte_len != opt.size) {
-					fprintf(stderr, "message %u: %u bytes, expected %u\n",
-						msg, wc[i].byte_len, opt.size);
-					res.bad++;
-				}
-				if (opt.write &&
-				    (!(wc[i].wc_flags & IBV_WC_WITH_IMM) ||
-				     ntohl(wc[i].imm_data) != msg)) {
-					fprintf(stderr, "message %u: wrong immediate\n", msg);
-					res.bad++;
-				}
-				off = verify(p, opt.size, msg);
-				if (off >= 0) {
-					fprintf(stderr, "message %u: data differs at offset %ld\n",
-						msg, off);
-					res.bad++;
-				}
-				res.received++;
-				memset(p, 0, opt.size);
-				if (posted < opt.count) {
-					struct ibv_sge sge = {
-						(uintptr_t)buf + (size_t)slot * opt.size,
-						opt.size, mr->lkey };
-					struct ibv_recv_wr wr = { .wr_id = slot,
-								  .sg_list = &sge,
-								  .num_sge = 1 }, *bad;
-
-					if (ibv_post_recv(qp, &wr, &bad))
-						die("ibv_post_recv failed");
-					posted++;
-				}
-			}
-		}
-		xchg(fd, &res, NULL, sizeof(res));
-	} else {
-		/* Sender: fill a slot, send it, refill once it completed. */
-		xchg(fd, NULL, &peer, sizeof(peer));
-		while (done < opt.count) {
-			check_deadline();
-			while (posted < opt.count && posted - done < opt.window) {
-				uint32_t slot = posted % opt.window;
-				uint8_t *p = buf + (size_t)slot * opt.size;
-				struct ibv_sge sge = { (uintptr_t)p, opt.size,
-						       mr->lkey };
-				struct ibv_send_wr wr = {
-					.wr_id = posted, .sg_list = &sge,
-					.num_sge = 1,
-					.send_flags = IBV_SEND_SIGNALED,
-				}, *bad;
-
-				fill(p, opt.size, posted);
-				if (opt.write) {
-					wr.opcode = IBV_WR_RDMA_WRITE_WITH_IMM;
-					wr.imm_data = htonl(posted);
-					wr.wr.rdma.rkey = peer.rkey;
-					wr.wr.rdma.remote_addr = peer.addr +
-						(uint64_t)posted * opt.size;
-				} else {
-					wr.opcode = IBV_WR_SEND;
-				}
-				if (ibv_post_send(qp, &wr, &bad))
-					die("ibv_post_send failed");
-				posted++;
-			}
-			n = ibv_poll_cq(cq, 16, wc);
-			if (n < 0)
-				die("ibv_poll_cq failed");
-			for (i = 0; i < n; i++) {
-				if (wc[i].status != IBV_WC_SUCCESS)
-					die("send %llu: %s",
-					    (unsigned long long)wc[i].wr_id,
-					    ibv_wc_status_str(wc[i].status));
-				if (wc[i].wr_id != done)
-					die("send %llu completed, expected %u",
-					    (unsigned long long)wc[i].wr_id, done);
-				done++;
-			}
-		}
-		xchg(fd, NULL, &res, sizeof(res));
-	}
-
-	printf("rc_xfer: %s %u messages of %u bytes (%llu bytes) by %s in %.2f s: %u received, %u bad\n",
-	       opt.host ? "sent" : "received", opt.count, opt.size,
-	       (unsigned long long)opt.count * opt.size,
-	       opt.write ? "RDMA WRITE with immediate" : "SEND", elapsed(),
-	       res.received, res.bad);
-	ibv_destroy_qp(qp);
-	ibv_dereg_mr(mr);
-	ibv_destroy_cq(cq);
-	ibv_dealloc_pd(pd);
-	ibv_close_device(ctx);
-	free(buf);
-	close(fd);
-	if (res.received != opt.count || res.bad)
+	printf("rc_xfer: %s %u operations of %u bytes (%llu bytes) by %s in %.2f s: %u checked, %u bad\n",
+	       opt.host ? "client" : "server", opt.count, opt.size,
+	       (unsigned long long)opt.count * opt.size, op_desc[opt.op],
+	       elapsed(), x.res.received, x.res.bad);
+	teardown(&x);
+	if (x.res.received != opt.count || x.res.bad)
 		return 1;
 	printf("rc_xfer: all data verified\n");
 	return 0;
