@@ -99,6 +99,18 @@ run "rdma link add $PDEV inside peer" 30 \
 check "peer has its own UDP/4791" listening peer
 check "the initial namespace keeps its own" listening
 
+# A netdev that moves to another namespace takes its device along, and
+# the device's namespace loses its sockets with its last device.
+run "move $FAR out of peer" 30 $IP -n peer link set "$FAR" netns 1
+check "$PDEV removed when $FAR left its namespace" wait_for 30 gone "$PDEV"
+check "peer's UDP/4791 closed with its last device" \
+	wait_for 10 sh -c "! $IP netns exec peer ss -Huln 'sport = :4791' | grep -q ."
+check "the initial namespace's sockets stay for $TDEV" listening
+run "$FAR back into peer" 30 $IP link set "$FAR" netns peer
+run "rdma link add $PDEV inside peer again" 30 \
+	$IP netns exec peer rdma link add "$PDEV" type rxc netdev "$FAR"
+check "peer has its UDP/4791 again" listening peer
+
 # Deleting the namespace destroys veth5 and with it its peer veth4: both
 # devices go.
 run "delete namespace peer" 60 $IP netns delete peer
