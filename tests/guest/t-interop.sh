@@ -1,66 +1,253 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 #
-# rdma_rxe -> rxc on the wire: rdma_rxe (initial namespace, it cannot live
-# elsewhere in 6.1) sends real RC traffic to an rxc device in namespace
-# "far", and rxc must accept every packet as well-formed, ICRC included.
+# rxc and rdma_rxe on one wire.  rdma_rxe, which in 6.1 binds UDP/4791 in
+# the initial namespace only, sits on veth6 there; rxc sits on veth7 in
+# namespace "far".  The stock tools run in both directions (rxe client to
+# rxc server and rxc client to rxe server) over IPv4, IPv6 global and
+# IPv6 link-local GIDs, each checking its data where it can, plus rc_xfer
+# for every RC operation with every byte checked.  Then the RC part runs
+# again with 5% loss on the link both ways.
+#
+# The loss-free IPv4 and IPv6 passes are captured on veth6: every packet
+# of both drivers must carry a correct ICRC (recomputed independently by
+# roce_pcap_check.py), and Wireshark's InfiniBand dissector must parse
+# every frame, with no malformed packet and no warning.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib.sh"
 SUITE=interop
 IP=/usr/sbin/ip
-A=veth6 B=veth7 A_IP=10.79.0.1 B_IP=10.79.0.2 XDEV=${DEV_TYPE}5
+TC=/usr/sbin/tc
+A=veth6 B=veth7 A4=10.79.0.1 B4=10.79.0.2 A6=fd79::1 B6=fd79::2
+RXE=rxe9 RXC=${DEV_TYPE}5
+FAR=("$IP" netns exec far)
+xfer=${RXC_REPO:-/nonexistent}/build/tests/tools/rc_xfer
+PAIR_LOGS=$RESULTS/interop
+CAPTURE=$RESULTS/interop.pcap
+PORT=19000
+# Iterations per tool; KASAN and lockdep make everything 10x slower.
+if [ "$SLOW" -gt 1 ]; then N=5 RC_SIZES="64 4096"; else N=20 RC_SIZES="64 4096 65536"; fi
 
 if [ "$DEV_TYPE" != rxc ]; then
-	skip "rxe to rxc packets" "only meaningful with rxc"
+	skip "rdma_rxe and rxc on one wire" "only meaningful with rxc"
 	exit 0
 fi
+mkdir -p "$PAIR_LOGS"
 
-counter() {	# counter NAME: a port counter of $XDEV
-	rdma statistic show link "$XDEV/1" | tr ' ' '\n' |
-		awk -v n="$1" 'prev == n { print; exit } { prev = $0 }'
+counter() { hw_counter "$RXC" "$1"; }
+link_local() {	# link_local [NETNS-PREFIX...] DEV: its fe80:: address
+	"${@:1:$#-1}" $IP -6 -o addr show dev "${!#}" scope link |
+		awk '{ sub("/.*", "", $4); print $4; exit }'
+}
+
+cleanup() {
+	[ -z "${cap_pid:-}" ] || kill "$cap_pid" 2>/dev/null || true
+	$IP netns delete far 2>/dev/null || true
+	rdma link delete "$RXE" 2>/dev/null || true
+	modprobe -r rdma_rxe 2>/dev/null || true
+	return 0
 }
 
 # rdma_rxe binds UDP/4791 in the initial namespace when it loads: free it.
 run "rdma link delete $DEV" 30 rdma link delete "$DEV"
 modprobe crc32_generic 2>/dev/null || modprobe crc32-pclmul 2>/dev/null || true
 run "modprobe rdma_rxe" 60 modprobe rdma_rxe
+trap cleanup EXIT
 out=$(rdma link add "$DEV" type rxc netdev "$NETDEV" 2>&1) && rc=0 || rc=$?
 check "rxc cannot take rdma_rxe's port: EADDRINUSE" \
 	sh -c "[ $rc -ne 0 ] && echo '$out' | grep -q 'Address already in use'"
+
+ucm_was_loaded=false
+mod_loaded rdma_ucm && ucm_was_loaded=true
+run "modprobe rdma_ucm" 60 modprobe rdma_ucm
 run "create namespace far" 30 $IP netns add far
 run "create $A/$B" 30 $IP link add "$A" type veth peer name "$B" netns far
-run "address $A" 30 $IP addr add "$A_IP/24" dev "$A"
-run "$A up" 30 $IP link set "$A" up
-run "address $B" 30 $IP -n far addr add "$B_IP/24" dev "$B"
-run "$B up" 30 $IP -n far link set "$B" up
-run "rxe9 on $A" 30 rdma link add rxe9 type rxe netdev "$A"
-run "$XDEV on $B inside far" 30 \
-	$IP netns exec far rdma link add "$XDEV" type rxc netdev "$B"
-check "$XDEV port active" wait_for 20 sh -c \
-	"ibv_devinfo -d $XDEV | grep -q PORT_ACTIVE"
+run "addresses on $A" 30 sh -c "$IP addr add $A4/24 dev $A &&
+	$IP addr add $A6/64 dev $A nodad"
+run "addresses on $B" 30 sh -c "${FAR[*]} $IP addr add $B4/24 dev $B &&
+	${FAR[*]} $IP addr add $B6/64 dev $B nodad"
+run "links up" 30 sh -c "$IP link set $A up && ${FAR[*]} $IP link set $B up &&
+	${FAR[*]} $IP link set lo up && $IP link set lo up"
+run "$RXE on $A" 30 rdma link add "$RXE" type rxe netdev "$A"
+run "$RXC on $B inside far" 30 "${FAR[@]}" rdma link add "$RXC" type rxc netdev "$B"
+# Link-local addresses come once DAD is done; GIDs follow addresses.
+check "link-local addresses" wait_for 20 sh -c \
+	"$IP -6 addr show dev $A scope link -tentative | grep -q inet6 &&
+	 ${FAR[*]} $IP -6 addr show dev $B scope link -tentative | grep -q inet6"
+A_LL=$(link_local "$A") B_LL=$(link_local "${FAR[@]}" "$B")
+declare -A GID
+for dev in $RXE $RXC; do
+	check "$dev port active" wait_for 20 sh -c \
+		"grep -q ACTIVE /sys/class/infiniband/$dev/ports/1/state"
+done
+for dev_addr in "$RXE $A4" "$RXE $A6" "$RXE $A_LL" "$RXC $B4" "$RXC $B6" "$RXC $B_LL"; do
+	read -r dev addr <<<"$dev_addr"
+	check "$dev has a RoCE v2 GID for $addr" wait_for 20 gid_index_of "$dev" "$addr"
+	GID[$dev_addr]=$(gid_index_of "$dev" "$addr" || echo 1)
+done
 
-# rdma_rxe's client talks RC to an rxc server; both must finish, with
-# every packet well-formed.
-if netns_traffic_gated; then
-	skip "rdma_rxe to rxc RC traffic" "$NETNS_TRAFFIC_REASON"
-else
-	$IP netns exec far timeout 90 ibv_rc_pingpong -d "$XDEV" -g 1 \
-		-n 10 -s 4096 -c >"$RESULTS/interop-srv.log" 2>&1 &
-	spid=$!
-	sleep 2
-	run "rdma_rxe client to $XDEV server" 60 ibv_rc_pingpong -d rxe9 \
-		-g 1 -n 10 -s 4096 -c "$B_IP"
-	srv=0
-	wait "$spid" || srv=$?
-	check "$XDEV server finished" test "$srv" = 0
-	check "$XDEV received rdma_rxe's packets" test "$(counter rcv_packets)" -gt 0
-	check "no ICRC errors on rdma_rxe's packets" test "$(counter rcv_icrc_errors)" = 0
-	check "no malformed packets" test "$(counter rcv_malformed)" = 0
-	check "no truncated packets" test "$(counter rcv_truncated)" = 0
+# direction FROM TO FAMILY: the client runs on FROM's device, the server
+# on TO's; pair() runs servers behind $SRV, clients are run behind $CLI.
+direction() {
+	local fam=$3
+	case $1 in
+	rxe)
+		CLI_DEV=$RXE SRV_DEV=$RXC SRV_IP=$B4
+		CLI=()
+		SRV=("${FAR[@]}")
+		;;
+	rxc)
+		CLI_DEV=$RXC SRV_DEV=$RXE SRV_IP=$A4
+		CLI=("${FAR[@]}")
+		SRV=()
+		;;
+	esac
+	local cli_a srv_a
+	case $fam in
+	ipv4) cli_a=$A4 srv_a=$B4 ;;
+	ipv6) cli_a=$A6 srv_a=$B6 ;;
+	ll) cli_a=$A_LL srv_a=$B_LL ;;
+	esac
+	# Addresses above are rxe's then rxc's: swap for an rxc client.
+	if [ "$1" = rxc ]; then local t=$cli_a; cli_a=$srv_a srv_a=$t; fi
+	CLI_GID=${GID[$CLI_DEV $cli_a]} SRV_GID=${GID[$SRV_DEV $srv_a]}
+	# rdma_cm connects to the family's own address (TCP stays on IPv4).
+	CM_IP=$srv_a
+	LABEL="$1 client -> $2 server, $fam"
+}
+
+pingpongs() {	# the pingpongs, -c checking the data they receive
+	local size
+	for size in $RC_SIZES; do
+		pair "$LABEL: ibv_rc_pingpong -s $size -c" chk_pingpong $N -- \
+			ibv_rc_pingpong -d "$SRV_DEV" -g "$SRV_GID" -p "$PORT" -s "$size" -n $N -c -- \
+			"${CLI[@]}" ibv_rc_pingpong -d "$CLI_DEV" -g "$CLI_GID" -p "$PORT" -s "$size" -n $N -c "$SRV_IP"
+	done
+	# UD messages must fit the 1024-byte path MTU.
+	pair "$LABEL: ibv_ud_pingpong -s 1024 -c" chk_pingpong $N -- \
+		ibv_ud_pingpong -d "$SRV_DEV" -g "$SRV_GID" -p "$PORT" -s 1024 -n $N -c -- \
+		"${CLI[@]}" ibv_ud_pingpong -d "$CLI_DEV" -g "$CLI_GID" -p "$PORT" -s 1024 -n $N -c "$SRV_IP"
+}
+
+perftests() {	# perftest's bandwidth tests: pass or fail, no data check
+	local t sz
+	for t in ib_send_bw ib_write_bw ib_read_bw ib_atomic_bw; do
+		sz=(-s 16384)
+		[ $t = ib_atomic_bw ] && sz=()
+		pair "$LABEL: $t ${sz[*]}${sz:+ }-n $N" chk_perftest "${sz[1]:-8}" $N -- \
+			$t -d "$SRV_DEV" -x "$SRV_GID" -p "$PORT" "${sz[@]}" -n $N -F --report_gbits -- \
+			"${CLI[@]}" $t -d "$CLI_DEV" -x "$CLI_GID" -p "$PORT" "${sz[@]}" -n $N -F --report_gbits "$SRV_IP"
+	done
+}
+
+rping_pair() {	# rping over rdma_cm, every line read back checked
+	WAIT=cm pair "$LABEL: rping -C $N -v -V" chk_rping $N 100 -- \
+		rping -s -a "$CM_IP" -p "$PORT" -C $N -v -S 100 -- \
+		"${CLI[@]}" rping -c -a "$CM_IP" -p "$PORT" -C $N -v -V -S 100
+}
+
+xfers() {	# rc_xfer: every byte of every RC operation checked
+	local op size
+	for op in send write read atomic; do
+		size=5001
+		pair "$LABEL: rc_xfer -o $op, every byte checked" chk_xfer -- \
+			"$xfer" -d "$SRV_DEV" -g "$SRV_GID" -p "$PORT" -o $op -s $size -n $((5 * N)) -w 8 -T $((250 * SLOW)) -- \
+			"${CLI[@]}" "$xfer" -d "$CLI_DEV" -g "$CLI_GID" -p "$PORT" -o $op -s $size -n $((5 * N)) -w 8 -T $((250 * SLOW)) "$SRV_IP"
+	done
+}
+
+matrix() {	# FAMILY: everything, both directions
+	local from to
+	for from in rxe rxc; do
+		to=rxc
+		[ $from = rxc ] && to=rxe
+		direction $from $to "$1"
+		pingpongs
+		perftests
+		rping_pair
+		xfers
+	done
+}
+
+if netns_traffic_gated || data_path_gated; then
+	skip "interop matrix" "$NETNS_TRAFFIC_REASON"
+	exit 0
+fi
+if [ ! -x "$xfer" ]; then
+	fail "interop matrix" "rc_xfer not built: $xfer"
+	exit 0
 fi
 
+# The loss-free passes, captured.
+dumpcap -q -P -i "$A" -f "udp port 4791" -w "$CAPTURE" >"$PAIR_LOGS/dumpcap.log" 2>&1 &
+cap_pid=$!
+check "capture started" wait_for 10 test -s "$CAPTURE"
+matrix ipv4
+matrix ipv6
+for from in rxe rxc; do
+	direction $from x ll
+	LABEL="$from client, link-local"
+	pingpongs
+done
+sleep 1
+kill -INT "$cap_pid"
+wait "$cap_pid" || true
+cap_pid=
+
+check "no ICRC errors counted by $RXC" test "$(counter rcv_icrc_errors)" = 0
+check "no malformed packets counted by $RXC" test "$(counter rcv_malformed)" = 0
+run "every captured packet well-formed, ICRC recomputed" 300 \
+	/usr/bin/python3 "$here/roce_pcap_check.py" "$CAPTURE" "$A4" "$B4" "$A6" "$B6"
+# Wireshark: each UDP/4791 frame is InfiniBand, none malformed or warned.
+# Payloads are test data: keep the heuristics that guess at upper-layer
+# protocols (RPC-over-RDMA, SMB Direct, ...) out of the verdict.
+mapfile -t no_guess < <(tshark -G heuristic-decodes 2>/dev/null |
+	awk '$1 == "infiniband.payload" && $3 == "T" { print "--disable-protocol"; print $2 }')
+tshark_count() {
+	tshark -n "${no_guess[@]}" -r "$CAPTURE" -Y "$1" 2>/dev/null | wc -l
+}
+frames=$(tshark_count "udp.dstport == 4791")
+echo "tshark: $frames RoCEv2 frames captured"
+check "tshark sees the RoCEv2 frames" test "$frames" -gt 0
+check "tshark dissects every RoCEv2 frame as InfiniBand" \
+	test "$(tshark_count "udp.dstport == 4791 && infiniband.bth.opcode")" = "$frames"
+check "tshark: no malformed frame" test "$(tshark_count "_ws.malformed")" = 0
+# Wireshark flags every zero UDP checksum over IPv6, which RoCEv2 uses
+# (RFC 6935) as rdma_rxe does; roce_pcap_check.py checks it is zero.
+# Any other warning or error is a finding.
+experts=$(tshark -n "${no_guess[@]}" -r "$CAPTURE" -q -z expert,warn 2>/dev/null |
+	awk '$1 ~ /^[0-9]+$/ && !($3 == "UDP" && /Illegal checksum value \(0\)$/)')
+[ -z "$experts" ] || echo "$experts"
+check "tshark: no expert warning or error from the RoCE layers" test -z "$experts"
+
+# The RC tools again, over a link losing 5% of its packets both ways.
+# ibv_rc_pingpong and rping end as soon as they have their last message,
+# so when the ACK for the peer's last one is lost that peer retransmits
+# to a QP that is gone; UD does not recover losses at all.  rc_xfer and
+# perftest keep their QPs until both sides are done.
+modprobe sch_netem 2>/dev/null || true
+run "netem loss 5% on $A" 30 $TC qdisc add dev "$A" root netem loss 5%
+run "netem loss 5% on $B" 30 "${FAR[@]}" $TC qdisc add dev "$B" root netem loss 5%
+before=$(counter retransmits)
+PAIR_SECS=300
+for from in rxe rxc; do
+	to=rxc
+	[ $from = rxc ] && to=rxe
+	direction $from $to ipv4
+	LABEL="$LABEL, 5% loss"
+	perftests
+	xfers
+done
+PAIR_SECS=
+check "$RXC retransmitted under loss" test "$(counter retransmits)" -gt "$before"
+run "remove netem from $A" 30 $TC qdisc del dev "$A" root
+run "remove netem from $B" 30 "${FAR[@]}" $TC qdisc del dev "$B" root
+
+trap - EXIT
 run "delete namespace far" 60 $IP netns delete far
+run "rdma link delete $RXE" 30 rdma link delete "$RXE"
 run "rmmod rdma_rxe" 60 rmmod rdma_rxe
+$ucm_was_loaded || run "rmmod rdma_ucm" 30 modprobe -r rdma_ucm
 run "re-create $DEV" 60 rdma link add "$DEV" type rxc netdev "$NETDEV"
 check "$DEV port active" wait_for 20 port_active
