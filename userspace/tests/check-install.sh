@@ -25,7 +25,7 @@ res $? "make install DESTDIR= succeeds"
 for f in lib/librxc.so.1 lib/librxc.so lib/pkgconfig/librxc.pc \
 	include/infiniband/rxc_comp_cntr.h include/infiniband/rxcdv.h \
 	include/infiniband/rxc_config.h share/man/man3/rxcdv_wait_comp_cntr.3 \
-	share/man/man3/ibv_read_err_comp_cntr.3; do
+	share/man/man3/ibv_read_err_comp_cntr.3 share/man/man7/rxc.7; do
 	[ -e "$stage$prefix/$f" ]
 	res $? "installs $f"
 done
