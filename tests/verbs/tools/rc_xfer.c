@@ -500,7 +500,7 @@ static void check_received(struct xfer *x, const struct ibv_wc *wc,
 /* Server of send and write: one receive per slot, reposted once checked. */
 static void run_receiver(struct xfer *x)
 {
-	uint32_t posted = 0, expect = 0;
+	uint32_t posted = 0, expect = 0, done;
 	struct ibv_wc wc[16];
 	int n, i;
 
@@ -519,6 +519,11 @@ static void run_receiver(struct xfer *x)
 		}
 	}
 	xchg(x->fd, &x->res, NULL, sizeof(x->res));
+	/*
+	 * Keep the QP until the sender has every ACK: when the last one is
+	 * lost, the sender asks again, and a QP that is gone never answers.
+	 */
+	xchg(x->fd, NULL, &done, sizeof(done));
 }
 
 /* Server of read and atomic: serves the data, checks the atomic word. */
@@ -652,6 +657,8 @@ static void run_initiator(struct xfer *x)
 	if (fetches)
 		xchg(x->fd, &x->res, NULL, sizeof(x->res));
 	xchg(x->fd, NULL, &x->res, sizeof(x->res));
+	if (!fetches)	/* every ACK is in: the receiver may go */
+		xchg(x->fd, &done, NULL, sizeof(done));
 }
 
 int main(int argc, char **argv)
