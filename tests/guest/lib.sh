@@ -130,6 +130,17 @@ netns_traffic_gated() {
 	[ "$DEV_TYPE" = rxc ] && [ "${RXC_NETNS_TRAFFIC:-1}" != 1 ]
 }
 NETNS_TRAFFIC_REASON="RXC_NETNS_TRAFFIC=0 turns cross-namespace traffic tests off"
+# skip_if_no_traffic NAME: skip NAME, saying which switch turned its
+# traffic off; true when it did.
+skip_if_no_traffic() {
+	if data_path_gated; then
+		skip "$1" "$DATA_PATH_REASON"
+	elif netns_traffic_gated; then
+		skip "$1" "$NETNS_TRAFFIC_REASON"
+	else
+		return 1
+	fi
+}
 
 # Two-ended traffic topology for the tool tests (t-tools, t-netem):
 #   rxc: the client is $DEV on veth0 (10.77.0.1) in the initial namespace,

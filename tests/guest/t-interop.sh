@@ -170,10 +170,7 @@ matrix() {	# FAMILY: everything, both directions
 	done
 }
 
-if netns_traffic_gated || data_path_gated; then
-	skip "interop matrix" "$NETNS_TRAFFIC_REASON"
-	exit 0
-fi
+skip_if_no_traffic "interop matrix" && exit 0
 if [ ! -x "$xfer" ]; then
 	fail "interop matrix" "rc_xfer not built: $xfer"
 	exit 0

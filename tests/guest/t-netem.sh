@@ -31,10 +31,7 @@ if ! dev_exists; then
 	skip "RC under netem loss" "no $DEV device"
 	exit 0
 fi
-if data_path_gated || netns_traffic_gated; then
-	skip "RC under netem loss" "$NETNS_TRAFFIC_REASON"
-	exit 0
-fi
+skip_if_no_traffic "RC under netem loss" && exit 0
 if [ ! -x "$xfer" ]; then
 	skip "RC under netem loss" "rc_xfer not built: $xfer"
 	exit 0
@@ -77,8 +74,8 @@ PAIR_SECS=300 pair "rc_xfer: $((n / 10)) RDMA READs of 5001 bytes, every byte ch
 # No stock tool here: ibv_rc_pingpong exits as soon as it has its last
 # message, so when the ACK of that message is lost its peer retransmits to
 # a QP that is gone (retry_cnt 7 retries forever, as with rdma_rxe) and
-# never finishes.  rc_xfer keeps both QPs until the receiver has reported
-# its verdict over TCP, after every send has been acknowledged.
+# never finishes.  rc_xfer's receiver keeps its QP until the sender has
+# had every ACK and said so over TCP.
 
 $TC -s qdisc show dev veth0
 "${SRV[@]}" $TC -s qdisc show dev veth1

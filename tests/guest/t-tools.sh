@@ -22,10 +22,7 @@ if ! dev_exists; then
 	skip "tool matrix" "no $DEV device"
 	exit 0
 fi
-if data_path_gated || netns_traffic_gated; then
-	skip "tool matrix" "$NETNS_TRAFFIC_REASON"
-	exit 0
-fi
+skip_if_no_traffic "tool matrix" && exit 0
 mkdir -p "$PAIR_LOGS"
 
 # rping's rdma_cm needs rdma_ucm, which nothing autoloads in this guest.
