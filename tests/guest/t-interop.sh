@@ -242,8 +242,10 @@ run "remove netem from $A" 30 $TC qdisc del dev "$A" root
 run "remove netem from $B" 30 "${FAR[@]}" $TC qdisc del dev "$B" root
 
 trap - EXIT
-run "delete namespace far" 60 $IP netns delete far
+# rdma_rxe first: deleting the namespace destroys veth7 and with it
+# veth6, which takes rxe9 away too.
 run "rdma link delete $RXE" 30 rdma link delete "$RXE"
+run "delete namespace far" 60 $IP netns delete far
 run "rmmod rdma_rxe" 60 rmmod rdma_rxe
 $ucm_was_loaded || run "rmmod rdma_ucm" 30 modprobe -r rdma_ucm
 run "re-create $DEV" 60 rdma link add "$DEV" type rxc netdev "$NETDEV"
