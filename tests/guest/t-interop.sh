@@ -148,12 +148,13 @@ rping_pair() {	# rping over rdma_cm, every line read back checked
 }
 
 xfers() {	# rc_xfer: every byte of every RC operation checked
-	local op size
+	local op what
 	for op in send write read atomic; do
-		size=5001
-		pair "$LABEL: rc_xfer -o $op, every byte checked" chk_xfer -- \
-			"$xfer" -d "$SRV_DEV" -g "$SRV_GID" -p "$PORT" -o $op -s $size -n $((5 * N)) -w 8 -T $((250 * SLOW)) -- \
-			"${CLI[@]}" "$xfer" -d "$CLI_DEV" -g "$CLI_GID" -p "$PORT" -o $op -s $size -n $((5 * N)) -w 8 -T $((250 * SLOW)) "$SRV_IP"
+		what="every byte checked"
+		[ $op = atomic ] && what="every returned value checked"
+		pair "$LABEL: rc_xfer -o $op, $what" chk_xfer -- \
+			"$xfer" -d "$SRV_DEV" -g "$SRV_GID" -p "$PORT" -o $op -s 5001 -n $((5 * N)) -w 8 -T $((250 * SLOW)) -- \
+			"${CLI[@]}" "$xfer" -d "$CLI_DEV" -g "$CLI_GID" -p "$PORT" -o $op -s 5001 -n $((5 * N)) -w 8 -T $((250 * SLOW)) "$SRV_IP"
 	done
 }
 
