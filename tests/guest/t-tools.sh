@@ -91,8 +91,11 @@ pair "ibv_srq_pingpong -q 4 -s 4096 -c" chk_pingpong 20 -- \
 
 # perftest, with the ibv_wr_* API (default) and with ibv_post_send.
 # -F --report_gbits: without them the bandwidth tests cannot produce a
-# report under TCG (their cycle counter calibration fails).
+# report under TCG (their cycle counter calibration fails).  The two APIs
+# differ only in user space (librxe fills the same ring either way), so
+# the debug kernel runs one.
 for api in "" --use_old_post_send; do
+	[ -z "$api" ] || [ "$SLOW" -eq 1 ] || continue
 	for t in "ib_send_bw 65536 50" "ib_write_bw 65536 50" "ib_read_bw 65536 50" \
 		"ib_send_lat 4096 100" "ib_write_lat 4096 100" "ib_read_lat 4096 100" \
 		"ib_atomic_bw 8 100" "ib_atomic_lat 8 100"; do
