@@ -347,15 +347,32 @@ static void parse(int argc, char **argv)
 
 	while ((c = getopt(argc, argv, "d:g:p:s:n:w:o:T:")) != -1) {
 		switch (c) {
-		case 'd': opt.dev = optarg; break;
-		case 'g': opt.gid = atoi(optarg); break;
-		case 'p': opt.port = atoi(optarg); break;
-		case 's': opt.size = strtoul(optarg, NULL, 0); break;
-		case 'n': opt.count = strtoul(optarg, NULL, 0); break;
-		case 'w': opt.window = strtoul(optarg, NULL, 0); break;
-		case 'T': opt.secs = atoi(optarg); break;
-		case 'o': parse_op(optarg); break;
-		default: usage();
+		case 'd':
+			opt.dev = optarg;
+			break;
+		case 'g':
+			opt.gid = atoi(optarg);
+			break;
+		case 'p':
+			opt.port = atoi(optarg);
+			break;
+		case 's':
+			opt.size = strtoul(optarg, NULL, 0);
+			break;
+		case 'n':
+			opt.count = strtoul(optarg, NULL, 0);
+			break;
+		case 'w':
+			opt.window = strtoul(optarg, NULL, 0);
+			break;
+		case 'T':
+			opt.secs = atoi(optarg);
+			break;
+		case 'o':
+			parse_op(optarg);
+			break;
+		default:
+			usage();
 		}
 	}
 	if (optind < argc)
