@@ -100,17 +100,20 @@ for dev_addr in "$RXE $A4" "$RXE $A6" "$RXE $A_LL" "$RXC $B4" "$RXC $B6" "$RXC $
 	GID[$dev_addr]=$(gid_index_of "$dev" "$addr" || echo 1)
 done
 
-# direction FROM TO FAMILY: the client runs on FROM's device, the server
-# on TO's; pair() runs servers behind $SRV, clients are run behind $CLI.
+# direction FROM FAMILY: the client runs on FROM's device (rxe or rxc),
+# the server on the other driver's; pair() runs servers behind $SRV,
+# clients are run behind $CLI.
 direction() {
-	local fam=$3
+	local fam=$2 to
 	case $1 in
 	rxe)
+		to=rxc
 		CLI_DEV=$RXE SRV_DEV=$RXC SRV_IP=$B4
 		CLI=()
 		SRV=("${FAR[@]}")
 		;;
 	rxc)
+		to=rxe
 		CLI_DEV=$RXC SRV_DEV=$RXE SRV_IP=$A4
 		CLI=("${FAR[@]}")
 		SRV=()
@@ -120,14 +123,14 @@ direction() {
 	case $fam in
 	ipv4) cli_a=$A4 srv_a=$B4 ;;
 	ipv6) cli_a=$A6 srv_a=$B6 ;;
-	ll) cli_a=$A_LL srv_a=$B_LL ;;
+	link-local) cli_a=$A_LL srv_a=$B_LL ;;
 	esac
 	# Addresses above are rxe's then rxc's: swap for an rxc client.
 	if [ "$1" = rxc ]; then local t=$cli_a; cli_a=$srv_a srv_a=$t; fi
 	CLI_GID=${GID[$CLI_DEV $cli_a]} SRV_GID=${GID[$SRV_DEV $srv_a]}
 	# rdma_cm connects to the family's own address (TCP stays on IPv4).
 	CM_IP=$srv_a
-	LABEL="$1 client -> $2 server, $fam${LABEL_SUFFIX:-}"
+	LABEL="$1 client -> $to server, $fam${LABEL_SUFFIX:-}"
 }
 
 pingpongs() {	# the pingpongs, -c checking the data they receive
@@ -172,12 +175,10 @@ xfers() {	# rc_xfer: every byte of every RC operation ($XFERS) checked
 }
 
 matrix() {	# FAMILY STEP...: the steps, in both directions
-	local fam=$1 from to step
+	local fam=$1 from step
 	shift
 	for from in rxe rxc; do
-		to=rxc
-		[ $from = rxc ] && to=rxe
-		direction $from $to "$fam"
+		direction $from "$fam"
 		for step in "$@"; do $step; done
 	done
 }
@@ -234,11 +235,7 @@ capture_check() {	# every captured packet, by us and by Wireshark
 $CAPTURE_RUN && capture_start
 matrix ipv4 pingpongs perftests rping_pair xfers
 XFERS=$V6_XFERS matrix ipv6 "${V6_STEPS[@]}"
-for from in rxe rxc; do
-	direction $from x ll
-	LABEL="$from client, link-local"
-	pingpongs
-done
+matrix link-local pingpongs
 $CAPTURE_RUN && capture_stop
 
 check "no ICRC errors counted by $RXC" test "$(counter rcv_icrc_errors)" = 0
