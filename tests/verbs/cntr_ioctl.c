@@ -3,6 +3,7 @@
  * Completion counters through raw uverbs ioctls (see cntr_ioctl.h).
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <rdma/rdma_user_ioctl_cmds.h>
@@ -82,9 +83,11 @@ int query_caps(struct ibv_context *ctx, struct caps *caps)
 	return ioc_run(ctx, &c);
 }
 
-int cntr_create_ex(struct ibv_context *ctx, struct cntr *cntr, int type,
-		   const struct ib_uverbs_buffer_desc *comp_buf,
-		   const struct ib_uverbs_buffer_desc *err_buf)
+/* @with_resp false sends the core handle alone, as upstream's generic verb. */
+static int cntr_create_attrs(struct ibv_context *ctx, struct cntr *cntr,
+			     bool with_resp, int type,
+			     const struct ib_uverbs_buffer_desc *comp_buf,
+			     const struct ib_uverbs_buffer_desc *err_buf)
 {
 	struct ioc c;
 	int rc;
@@ -92,8 +95,9 @@ int cntr_create_ex(struct ibv_context *ctx, struct cntr *cntr, int type,
 	memset(cntr, 0, sizeof(*cntr));
 	ioc_init(&c, UVERBS_OBJECT_COMP_CNTR, UVERBS_METHOD_COMP_CNTR_CREATE);
 	ioc_idr(&c, UVERBS_ATTR_CREATE_COMP_CNTR_HANDLE, 0);
-	ioc_ptr(&c, RXC_ATTR_CREATE_COMP_CNTR_RESP, &cntr->resp,
-		sizeof(cntr->resp));
+	if (with_resp)
+		ioc_ptr(&c, RXC_ATTR_CREATE_COMP_CNTR_RESP, &cntr->resp,
+			sizeof(cntr->resp));
 	if (type >= 0)
 		ioc_u32(&c, RXC_ATTR_CREATE_COMP_CNTR_TYPE, type);
 	if (comp_buf)
@@ -106,6 +110,18 @@ int cntr_create_ex(struct ibv_context *ctx, struct cntr *cntr, int type,
 	if (!rc)
 		cntr->handle = c.attrs[0].data;
 	return rc;
+}
+
+int cntr_create_ex(struct ibv_context *ctx, struct cntr *cntr, int type,
+		   const struct ib_uverbs_buffer_desc *comp_buf,
+		   const struct ib_uverbs_buffer_desc *err_buf)
+{
+	return cntr_create_attrs(ctx, cntr, true, type, comp_buf, err_buf);
+}
+
+int cntr_create_core(struct ibv_context *ctx, struct cntr *cntr)
+{
+	return cntr_create_attrs(ctx, cntr, false, -1, NULL, NULL);
 }
 
 int cntr_destroy(struct ibv_context *ctx, const struct cntr *cntr)

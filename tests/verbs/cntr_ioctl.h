@@ -44,6 +44,8 @@ int query_caps(struct ibv_context *ctx, struct caps *caps);
 int cntr_create_ex(struct ibv_context *ctx, struct cntr *cntr, int type,
 		   const struct ib_uverbs_buffer_desc *comp_buf,
 		   const struct ib_uverbs_buffer_desc *err_buf);
+/* The core handle alone, as upstream's ibv_cmd_create_comp_cntr() sends. */
+int cntr_create_core(struct ibv_context *ctx, struct cntr *cntr);
 int cntr_destroy(struct ibv_context *ctx, const struct cntr *cntr);
 int cntr_modify(struct ibv_context *ctx, const struct cntr *cntr,
 		uint64_t entry, uint64_t op, uint64_t value);

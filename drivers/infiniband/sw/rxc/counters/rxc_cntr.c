@@ -381,11 +381,17 @@ static int rxc_create_comp_cntr(struct ib_comp_cntr *ibcc,
 					  sizeof(struct rxc_cntr_vals) +
 				  offsetof(struct rxc_cntr_vals, err);
 	}
-	err = uverbs_copy_to_struct_or_zero(attrs,
-					    RXC_ATTR_CREATE_COMP_CNTR_RESP,
-					    &resp, sizeof(resp));
-	if (err)
-		goto err_err;
+	/*
+	 * Upstream's generic create sends the core handle alone: the
+	 * response is for clients that map the page, and optional.
+	 */
+	if (uverbs_attr_is_valid(attrs, RXC_ATTR_CREATE_COMP_CNTR_RESP)) {
+		err = uverbs_copy_to_struct_or_zero(attrs,
+						    RXC_ATTR_CREATE_COMP_CNTR_RESP,
+						    &resp, sizeof(resp));
+		if (err)
+			goto err_err;
+	}
 
 	mutex_lock(&rxc->cntr_lock);
 	list_add_tail(&cntr->dev_entry, &rxc->cntr_list);
