@@ -57,22 +57,34 @@ static void wrap_add_wraps_modulo_max_value_plus_one(struct kunit *test)
 static void bytes_counter_adds_byte_len_and_wrs_counter_adds_one(struct kunit *test)
 {
 	struct rxc_completion c = { .status = IB_WC_SUCCESS, .byte_len = 4096 };
+	u64 bytes = rxc_cntr_comp_bytes(&c);
 
-	KUNIT_EXPECT_EQ(test, rxc_cntr_comp_amount(RXC_COMP_CNTR_TYPE_BYTES, &c),
+	KUNIT_EXPECT_EQ(test, rxc_cntr_amount(RXC_COMP_CNTR_TYPE_BYTES, bytes),
 			4096ULL);
-	KUNIT_EXPECT_EQ(test, rxc_cntr_comp_amount(RXC_COMP_CNTR_TYPE_WRS, &c),
+	KUNIT_EXPECT_EQ(test, rxc_cntr_amount(RXC_COMP_CNTR_TYPE_WRS, bytes),
 			1ULL);
 	c.byte_len = 0;
-	KUNIT_EXPECT_EQ(test, rxc_cntr_comp_amount(RXC_COMP_CNTR_TYPE_BYTES, &c),
-			0ULL);
+	KUNIT_EXPECT_EQ(test, rxc_cntr_comp_bytes(&c), 0ULL);
 }
 
-static void op_bit_counts_masked_atomics_as_reads(struct kunit *test)
+/* The GRH a UD receive places before the message is not counted. */
+static void bytes_of_a_ud_receive_exclude_the_grh(struct kunit *test)
 {
-	KUNIT_EXPECT_EQ(test, rxc_cntr_op_bit(IB_WC_MASKED_COMP_SWAP),
-			(u32)IB_UVERBS_QP_ATTACH_COMP_CNTR_OP_RDMA_READ);
-	KUNIT_EXPECT_EQ(test, rxc_cntr_op_bit(IB_WC_MASKED_FETCH_ADD),
-			(u32)IB_UVERBS_QP_ATTACH_COMP_CNTR_OP_RDMA_READ);
+	struct rxc_completion c = {
+		.status = IB_WC_SUCCESS, .recv = true,
+		.wc_flags = IB_WC_GRH, .byte_len = 40 + 512,
+	};
+
+	KUNIT_EXPECT_EQ(test, rxc_cntr_comp_bytes(&c), 512ULL);
+	c.recv = false;
+	KUNIT_EXPECT_EQ(test, rxc_cntr_comp_bytes(&c), 552ULL);
+}
+
+/* On 6.1 its CQE opcode is IB_WC_MASKED_COMP_SWAP's number. */
+static void op_bit_counts_atomic_write_as_a_write(struct kunit *test)
+{
+	KUNIT_EXPECT_EQ(test, rxc_cntr_op_bit(RXC_WC_ATOMIC_WRITE),
+			(u32)IB_UVERBS_QP_ATTACH_COMP_CNTR_OP_RDMA_WRITE);
 }
 
 static void op_mask_check_wants_known_supported_nonempty_masks(struct kunit *test)
@@ -208,7 +220,8 @@ static struct kunit_case rxc_cntr_cases[] = {
 	KUNIT_CASE(max_value_is_two_to_the_bits_minus_one),
 	KUNIT_CASE(wrap_add_wraps_modulo_max_value_plus_one),
 	KUNIT_CASE(bytes_counter_adds_byte_len_and_wrs_counter_adds_one),
-	KUNIT_CASE(op_bit_counts_masked_atomics_as_reads),
+	KUNIT_CASE(bytes_of_a_ud_receive_exclude_the_grh),
+	KUNIT_CASE(op_bit_counts_atomic_write_as_a_write),
 	KUNIT_CASE(op_mask_check_wants_known_supported_nonempty_masks),
 	KUNIT_CASE(amount_is_bytes_for_bytes_counters_and_one_for_wrs),
 	KUNIT_CASE(remote_counting_accepts_only_the_remote_ops),

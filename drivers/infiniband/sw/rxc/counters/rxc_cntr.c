@@ -29,8 +29,11 @@
  * @opcode: the completion's IB_WC_* opcode
  *
  * Reads and atomics both return data to the initiator, so they count as
- * RDMA_READ.  Local operations (invalidate, bind, registration) are not
- * counted.  The REMOTE_* bits are counted by the responder.
+ * RDMA_READ; ATOMIC_WRITE returns none and counts as RDMA_WRITE.  rxc has
+ * no masked atomics: on 6.1, IB_WC_MASKED_COMP_SWAP is the number that
+ * user space knows as IBV_WC_ATOMIC_WRITE.  Local operations (invalidate,
+ * bind, registration) are not counted.  The REMOTE_* bits are counted by
+ * the responder.
  *
  * Return: one IB_UVERBS_QP_ATTACH_COMP_CNTR_OP_* bit, or 0.
  */
@@ -43,12 +46,11 @@ u32 rxc_cntr_op_bit(enum ib_wc_opcode opcode)
 	case IB_WC_SEND:
 		return IB_UVERBS_QP_ATTACH_COMP_CNTR_OP_SEND;
 	case IB_WC_RDMA_WRITE:
+	case RXC_WC_ATOMIC_WRITE:
 		return IB_UVERBS_QP_ATTACH_COMP_CNTR_OP_RDMA_WRITE;
 	case IB_WC_RDMA_READ:
 	case IB_WC_COMP_SWAP:
 	case IB_WC_FETCH_ADD:
-	case IB_WC_MASKED_COMP_SWAP:
-	case IB_WC_MASKED_FETCH_ADD:
 		return IB_UVERBS_QP_ATTACH_COMP_CNTR_OP_RDMA_READ;
 	default:
 		return 0;
@@ -81,14 +83,19 @@ u64 rxc_cntr_amount(u32 type, u64 bytes)
 EXPORT_SYMBOL_IF_KUNIT(rxc_cntr_amount);
 
 /*
- * BYTES counts the bytes the completion reports: those sent or placed for
- * sends and receives, those returned for reads.
+ * The bytes a BYTES counter adds for a completion: those sent or placed
+ * for sends and receives, those returned for reads.  A UD receive's
+ * byte_len also covers the GRH placed in front of the message, which is
+ * no part of it.
  */
-u64 rxc_cntr_comp_amount(u32 type, const struct rxc_completion *c)
+u64 rxc_cntr_comp_bytes(const struct rxc_completion *c)
 {
-	return rxc_cntr_amount(type, c->byte_len);
+	if (c->recv && (c->wc_flags & IB_WC_GRH))
+		return c->byte_len - min_t(u32, c->byte_len,
+					   sizeof(struct ib_grh));
+	return c->byte_len;
 }
-EXPORT_SYMBOL_IF_KUNIT(rxc_cntr_comp_amount);
+EXPORT_SYMBOL_IF_KUNIT(rxc_cntr_comp_bytes);
 
 /* The responder counts only the two REMOTE_* operations. */
 bool rxc_cntr_remote_op_valid(u32 op)
@@ -159,7 +166,8 @@ void rxc_cntr_complete(struct rxc_qp *qp, const struct rxc_completion *c)
 	u32 bit = c->recv ? IB_UVERBS_QP_ATTACH_COMP_CNTR_OP_RECV :
 			    rxc_cntr_op_bit(c->opcode);
 
-	rxc_cntr_count(qp, bit, c->byte_len, c->status == IB_WC_SUCCESS);
+	rxc_cntr_count(qp, bit, rxc_cntr_comp_bytes(c),
+		       c->status == IB_WC_SUCCESS);
 }
 
 /**
