@@ -62,49 +62,94 @@ void rxc_complete_wr(struct rxc_qp *qp, const struct rxc_completion *c)
 	rxc_cq_post(c->recv ? qp->rcq : qp->scq, qp, c);
 }
 
+/* Work requests taken off a queue per hold of its lock: bounds IRQs off. */
+#define RXC_FLUSH_BATCH		16
+
+/* What a flush CQE needs of one WQE, read once from the ring. */
+struct rxc_flushed {
+	u64 wr_id;
+	enum ib_wc_opcode opcode;
+};
+
+static void rxc_flush_read(const struct rxc_queue *q, bool recv,
+			   struct rxc_flushed *f)
+{
+	if (recv) {
+		const struct rxe_recv_wqe *wqe = rxc_queue_elem(q, q->cons);
+
+		f->wr_id = READ_ONCE(wqe->wr_id);
+		f->opcode = IB_WC_RECV;
+	} else {
+		const struct rxe_send_wqe *wqe = rxc_queue_elem(q, q->cons);
+
+		f->wr_id = READ_ONCE(wqe->wr.wr_id);
+		f->opcode = rxc_wr_to_wc_opcode(READ_ONCE(wqe->wr.opcode));
+	}
+}
+
 /*
- * Flush what is queued now.  Work posted while flushing is left for the
- * next doorbell, so a user process posting in a loop cannot keep the
- * kernel here.
+ * Take @n of the WQEs queued when the flush began.  The producer index is
+ * not read again: user space may move it at any time, and only the count
+ * taken at the start says which slots hold WQEs.
  */
-static void rxc_flush_wq(struct rxc_qp *qp, struct rxc_wq *wq, bool recv)
+static void rxc_flush_take(struct rxc_wq *wq, bool recv, u32 n,
+			   struct rxc_flushed *f)
+{
+	unsigned long flags;
+	u32 i;
+
+	spin_lock_irqsave(&wq->lock, flags);
+	for (i = 0; i < n; i++) {
+		rxc_flush_read(&wq->q, recv, &f[i]);
+		rxc_queue_pop(&wq->q);
+	}
+	spin_unlock_irqrestore(&wq->lock, flags);
+}
+
+/*
+ * Flush what was queued when the flush began, in batches, with the CQEs
+ * written outside the queue's lock.  Work posted meanwhile waits for the
+ * next run, so a process posting in a loop cannot keep the kernel here.
+ *
+ * Return: true when WQEs are left for another run.
+ */
+static bool rxc_flush_wq(struct rxc_qp *qp, struct rxc_wq *wq, bool recv)
 {
 	struct rxc_completion c = {
 		.status = IB_WC_WR_FLUSH_ERR,
 		.recv = recv,
 		.signaled = true,
 	};
+	struct rxc_flushed f[RXC_FLUSH_BATCH];
+	u32 left, n, i, done = 0;
 	unsigned long flags;
-	u32 n;
 
 	spin_lock_irqsave(&wq->lock, flags);
 	rxc_queue_refresh(&wq->q);
-	for (n = rxc_queue_count(&wq->q); n; n--) {
-		if (recv) {
-			struct rxe_recv_wqe *wqe = rxc_queue_head(&wq->q);
-
-			c.wr_id = READ_ONCE(wqe->wr_id);
-			c.opcode = IB_WC_RECV;
-		} else {
-			struct rxe_send_wqe *wqe = rxc_queue_head(&wq->q);
-
-			c.wr_id = READ_ONCE(wqe->wr.wr_id);
-			c.opcode = rxc_wr_to_wc_opcode(READ_ONCE(wqe->wr.opcode));
-		}
-		rxc_queue_pop(&wq->q);
-		rxc_complete_wr(qp, &c);
-	}
+	left = rxc_queue_count(&wq->q);
 	spin_unlock_irqrestore(&wq->lock, flags);
+
+	while (left && done < RXC_FLUSH_BUDGET) {
+		n = min_t(u32, left, RXC_FLUSH_BATCH);
+		rxc_flush_take(wq, recv, n, f);
+		for (i = 0; i < n; i++) {
+			c.wr_id = f[i].wr_id;
+			c.opcode = f[i].opcode;
+			rxc_complete_wr(qp, &c);
+		}
+		left -= n;
+		done += n;
+	}
+	return left;
 }
 
-void rxc_flush_sq(struct rxc_qp *qp)
+bool rxc_flush_sq(struct rxc_qp *qp)
 {
-	rxc_flush_wq(qp, &qp->sq, false);
+	return rxc_flush_wq(qp, &qp->sq, false);
 }
 
 /* SRQ work belongs to the SRQ, not to the QP, and is not flushed. */
-void rxc_flush_rq(struct rxc_qp *qp)
+bool rxc_flush_rq(struct rxc_qp *qp)
 {
-	if (!qp->srq)
-		rxc_flush_wq(qp, &qp->rq, true);
+	return !qp->srq && rxc_flush_wq(qp, &qp->rq, true);
 }

@@ -73,10 +73,13 @@ void rxc_qp_send_pkt(struct rxc_qp *qp, const struct rxc_av *av,
 /*
  * The QP is in ERR: complete what finished, flush the rest, and stop.
  * Later posts are flushed by later runs.
+ *
+ * Return: true when the flush budget ran out with WQEs left.
  */
-static void rxc_qp_drain(struct rxc_qp *qp)
+static bool rxc_qp_drain(struct rxc_qp *qp)
 {
 	struct sk_buff *skb;
+	bool more;
 
 	skb_queue_purge(&qp->resp_pkts);
 	/*
@@ -89,7 +92,7 @@ static void rxc_qp_drain(struct rxc_qp *qp)
 	del_timer(&qp->req.rnr_timer);
 
 	rxc_comp_retire(qp);
-	rxc_flush_sq(qp);
+	more = rxc_flush_sq(qp);
 	qp->req.cur = qp->sq.q.cons;
 	qp->req.tail = qp->sq.q.cons;
 	qp->req.cur_off = 0;
@@ -97,9 +100,10 @@ static void rxc_qp_drain(struct rxc_qp *qp)
 	qp->req.rnr_wait = false;
 
 	rxc_resp_flush_rwqe(qp);
-	rxc_flush_rq(qp);
+	more |= rxc_flush_rq(qp);
 	qp->resp.rd.active = false;
 	qp->resp.in_msg = false;
+	return more;
 }
 
 /* Completer: ACKs and responses for our own requests. */
@@ -170,7 +174,8 @@ static void rxc_qp_task(struct work_struct *work)
 		rxc_comp_retire(qp);
 	}
 	if (rxc_qp_state(qp) == IB_QPS_ERR) {
-		rxc_qp_drain(qp);
+		if (rxc_qp_drain(qp))
+			rxc_qp_sched(qp);
 		return;
 	}
 	if (budget <= 0 || rxc_task_more(qp))

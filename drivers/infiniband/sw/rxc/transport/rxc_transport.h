@@ -304,8 +304,11 @@ static inline struct rxc_pkt_info *rxc_skb_pkt(struct sk_buff *skb)
 
 /* rxc_complete.c */
 void rxc_complete_wr(struct rxc_qp *qp, const struct rxc_completion *c);
-void rxc_flush_sq(struct rxc_qp *qp);
-void rxc_flush_rq(struct rxc_qp *qp);
+/* Work requests one task run flushes per queue; bounds a run's length. */
+#define RXC_FLUSH_BUDGET	256
+
+bool rxc_flush_sq(struct rxc_qp *qp);
+bool rxc_flush_rq(struct rxc_qp *qp);
 enum ib_wc_opcode rxc_wr_to_wc_opcode(u32 wr_opcode);
 
 /* rxc_task.c */

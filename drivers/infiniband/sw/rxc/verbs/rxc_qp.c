@@ -361,6 +361,22 @@ static void rxc_qp_reset(struct rxc_qp *qp)
 }
 
 /*
+ * Flush completions are there when modify_qp returns.  The task flushes
+ * in bounded runs and queues itself again while WQEs are left; waiting
+ * for as many runs as full rings need also bounds this call when another
+ * thread keeps posting.
+ */
+static void rxc_qp_flush_now(struct rxc_qp *qp)
+{
+	u32 runs = (qp->sq.q.mask + qp->rq.q.mask) / RXC_FLUSH_BUDGET + 1;
+
+	rxc_qp_sched(qp);
+	do {
+		flush_work(&qp->task);
+	} while (--runs && work_pending(&qp->task));
+}
+
+/*
  * The transport state a new state starts from is set before the state
  * changes, since the QP task acts on the state as soon as it is visible.
  */
@@ -384,9 +400,7 @@ static int rxc_qp_enter_state(struct rxc_qp *qp, enum ib_qp_state old,
 		rxc_qp_sched(qp);	/* sends posted before RTS */
 		break;
 	case IB_QPS_ERR:
-		/* Flush completions are there when modify_qp returns. */
-		rxc_qp_sched(qp);
-		flush_work(&qp->task);
+		rxc_qp_flush_now(qp);
 		break;
 	case IB_QPS_RESET:
 		rxc_qp_reset(qp);

@@ -1,0 +1,178 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * Hostile ring contents: user space owns the producer index of its work
+ * queues and may write anything there at any time.  The kernel must read
+ * it once per decision and survive every value.
+ *
+ * librxe keeps its ring pointers private, so the test finds the send
+ * queue the way any process could: the QP's rings are the mappings of
+ * the uverbs device that appear when it is created.
+ */
+#include <inttypes.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <string.h>
+#include <rdma/rdma_user_rxe.h>
+
+#include "fixture.h"
+
+#define MAX_MAPS	64
+#define SQ_WR		255	/* a 256-slot ring: the largest new mapping */
+#define FLUSH_ROUNDS	20
+
+struct ring_maps {
+	uintptr_t start[MAX_MAPS];
+	int n;
+};
+
+/* The start addresses of this process's mappings of a uverbs device. */
+static void uverbs_maps(struct ring_maps *m)
+{
+	char line[512];
+	FILE *f = fopen("/proc/self/maps", "r");
+
+	m->n = 0;
+	if (!f)
+		return;
+	while (m->n < MAX_MAPS && fgets(line, sizeof(line), f))
+		if (strstr(line, "/dev/infiniband/uverbs"))
+			sscanf(line, "%" SCNxPTR, &m->start[m->n++]);
+	fclose(f);
+}
+
+static bool was_mapped(const struct ring_maps *m, uintptr_t start)
+{
+	int i;
+
+	for (i = 0; i < m->n; i++)
+		if (m->start[i] == start)
+			return true;
+	return false;
+}
+
+/* The send queue of a QP created after @before was taken, or NULL. */
+static struct rxe_queue_buf *find_sq(const struct ring_maps *before)
+{
+	struct rxe_queue_buf *sq = NULL, *q;
+	struct ring_maps after;
+	int i;
+
+	uverbs_maps(&after);
+	for (i = 0; i < after.n; i++) {
+		if (was_mapped(before, after.start[i]))
+			continue;
+		q = (struct rxe_queue_buf *)after.start[i];
+		if (!sq || q->index_mask > sq->index_mask)
+			sq = q;
+	}
+	return sq;
+}
+
+struct racer {
+	struct rxe_queue_buf *sq;
+	uint32_t cons;
+	atomic_bool stop;
+};
+
+/* Moves the producer index back and forth until told to stop. */
+static void *race_producer(void *arg)
+{
+	struct racer *r = arg;
+	uint32_t i = 0;
+
+	while (!atomic_load(&r->stop)) {
+		__atomic_store_n(&r->sq->producer_index,
+				 (r->cons + (i++ & 1) * SQ_WR) & SQ_WR,
+				 __ATOMIC_RELEASE);
+	}
+	return NULL;
+}
+
+/* Drains @cq; false if a completion is anything but a flush. */
+static bool only_flushes(struct ibv_cq *cq, int *n)
+{
+	struct ibv_wc wc[16];
+	int i, got;
+
+	while ((got = ibv_poll_cq(cq, 16, wc)) > 0) {
+		for (i = 0; i < got; i++)
+			if (!CHECK(wc[i].status == IBV_WC_WR_FLUSH_ERR,
+				   "wr_id %" PRIu64 ": status %s",
+				   wc[i].wr_id,
+				   ibv_wc_status_str(wc[i].status)))
+				return false;
+		*n += got;
+	}
+	return CHECK(got == 0, "ibv_poll_cq failed");
+}
+
+/*
+ * A flush must not re-read the producer index as it goes: a process that
+ * moves it back meanwhile once made the kernel dereference NULL with the
+ * queue's lock held.  Each round moves a QP with a full-looking send
+ * queue to ERR while another thread rewinds and restores the index.
+ */
+static void flush_survives_a_producer_index_moving_back(struct test_env *env)
+{
+	struct ibv_qp_init_attr attr = {
+		.qp_type = IBV_QPT_RC,
+		.cap = { .max_send_wr = SQ_WR, .max_recv_wr = 1,
+			 .max_send_sge = 1, .max_recv_sge = 1 },
+	};
+	struct racer r = {};
+	struct ring_maps before;
+	struct ibv_qp *qp = NULL;
+	pthread_t thread;
+	int round, flushed = 0;
+
+	/* Every round may flush the whole ring: the CQ takes them all. */
+	attr.send_cq = CHECK_NOT_NULL(ibv_create_cq(env->ctx, SQ_WR + 1, NULL,
+						    NULL, 0));
+	attr.recv_cq = attr.send_cq;
+	if (!attr.send_cq)
+		return;
+	uverbs_maps(&before);
+	qp = CHECK_NOT_NULL(ibv_create_qp(env->pd, &attr));
+	if (!qp)
+		goto out;
+	r.sq = find_sq(&before);
+	if (!CHECK(r.sq && r.sq->index_mask == SQ_WR,
+		   "no %d-slot send queue among the new uverbs mappings",
+		   SQ_WR + 1))
+		goto out;
+
+	for (round = 0; round < FLUSH_ROUNDS; round++) {
+		/* Core allows ERR from INIT, not from RESET. */
+		if (!CHECK_OK(qp_to_state(qp, IBV_QPS_RESET)) ||
+		    !CHECK_OK(qp_to_init(qp)))
+			break;
+		r.cons = __atomic_load_n(&r.sq->consumer_index,
+					 __ATOMIC_ACQUIRE);
+		atomic_store(&r.stop, false);
+		if (!CHECK_OK(pthread_create(&thread, NULL, race_producer, &r)))
+			break;
+		CHECK_OK(qp_to_state(qp, IBV_QPS_ERR));
+		sleep_ms(20);
+		atomic_store(&r.stop, true);
+		pthread_join(thread, NULL);
+		sleep_ms(20);
+		if (!only_flushes(attr.send_cq, &flushed))
+			break;
+	}
+	CHECK(flushed > 0, "no round flushed anything");
+	CHECK_EQ(query_qp_state(qp), IBV_QPS_ERR);
+out:
+	if (qp)
+		CHECK_OK(ibv_destroy_qp(qp));
+	CHECK_OK(ibv_destroy_cq(attr.send_cq));
+}
+
+static const struct test_case tests[] = {
+	TEST_CASE(flush_survives_a_producer_index_moving_back),
+};
+
+int main(int argc, char **argv)
+{
+	return run_suite("ring_hostile", argc, argv, tests, ARRAY_SIZE(tests));
+}
