@@ -680,6 +680,72 @@ out:
 		CHECK_OK(ibv_destroy_cq(cq));
 }
 
+/* Binds a type 1 window over @len bytes at @addr of @l's MR; 0 or errno. */
+static int bind_window(struct loop *l, struct ibv_mw *mw, void *addr,
+		       size_t len)
+{
+	struct ibv_mw_bind bind = {
+		.wr_id = 9,
+		.send_flags = IBV_SEND_SIGNALED,
+		.bind_info = {
+			.mr = l->mr, .addr = (uintptr_t)addr, .length = len,
+			.mw_access_flags = IBV_ACCESS_REMOTE_WRITE,
+		},
+	};
+	struct ibv_wc wc;
+	int rc = ibv_bind_mw(l->qp, mw, &bind);
+
+	if (rc)
+		return rc;
+	if (!wait_one(l->scq, &wc))
+		return ETIMEDOUT;
+	check_wc(&wc, 9, IBV_WC_SUCCESS, IBV_WC_BIND_MW);
+	return wc.status == IBV_WC_SUCCESS ? 0 : EIO;
+}
+
+/*
+ * A bound window keeps its region registered: otherwise the window's
+ * rkey would reach whatever memory later takes the region's key.
+ */
+static void dereg_mr_fails_with_ebusy_while_a_window_is_bound(
+	struct test_env *env)
+{
+	struct ibv_send_wr wr = { .wr_id = 5, .opcode = IBV_WR_RDMA_WRITE };
+	struct ibv_sge sge;
+	struct ibv_mw *mw;
+	struct ibv_wc wc;
+	struct loop l;
+
+	if (!loop_connect(env, &l, IBV_QPT_RC,
+			  ALL_ACCESS | IBV_ACCESS_MW_BIND))
+		return;
+	mw = CHECK_NOT_NULL(ibv_alloc_mw(env->pd, IBV_MW_TYPE_1));
+	if (!mw || !CHECK_OK(bind_window(&l, mw, l.dst, HALF)))
+		goto out;
+
+	if (!CHECK_RC(ibv_dereg_mr(l.mr), EBUSY))
+		l.mr = NULL;	/* it went: do not free it twice */
+	if (!l.mr)
+		goto out;
+
+	/* Still registered, and reachable through the window. */
+	sge = (struct ibv_sge){ (uintptr_t)l.src, 64, l.mr->lkey };
+	wr.sg_list = &sge;
+	wr.num_sge = 1;
+	wr.wr.rdma.remote_addr = (uintptr_t)l.dst;
+	wr.wr.rdma.rkey = mw->rkey;
+	if (CHECK_OK(post_send(&l, &wr)) && wait_one(l.scq, &wc)) {
+		check_wc(&wc, 5, IBV_WC_SUCCESS, IBV_WC_RDMA_WRITE);
+		CHECK(!memcmp(l.dst, l.src, 64), "written data differs");
+	}
+	/* An unbind (zero length) lets the region go. */
+	CHECK_OK(bind_window(&l, mw, l.dst, 0));
+out:
+	if (mw)
+		CHECK_OK(ibv_dealloc_mw(mw));
+	loop_destroy(&l);
+}
+
 static const struct test_case tests[] = {
 	TEST_CASE(rc_send_delivers_data_and_completes_both_sides),
 	TEST_CASE(rc_send_with_imm_delivers_immediate_data),
@@ -697,6 +763,7 @@ static const struct test_case tests[] = {
 	TEST_CASE(rc_rdma_write_to_readonly_mr_completes_with_access_error),
 	TEST_CASE(rc_send_without_receive_completes_with_rnr_retry_exceeded),
 	TEST_CASE(srq_limit_event_fires_when_receives_drop_below_limit),
+	TEST_CASE(dereg_mr_fails_with_ebusy_while_a_window_is_bound),
 };
 
 int main(int argc, char **argv)

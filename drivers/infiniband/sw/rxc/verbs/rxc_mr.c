@@ -154,6 +154,12 @@ int rxc_dereg_mr(struct ib_mr *ibmr, struct ib_udata *udata)
 	struct rxc_dev *rxc = to_rdev(ibmr->device);
 	struct rxc_mr *mr = to_rmr(ibmr);
 
+	/* A bound window would otherwise reach memory no longer registered. */
+	if (atomic_cmpxchg(&mr->num_mw, 0, -1)) {
+		rxc_dbg(rxc, "dereg_mr: memory windows are still bound to lkey %#x\n",
+			ibmr->lkey);
+		return -EBUSY;
+	}
 	rxc_key_free(rxc, mr->index);
 	/* Copies that found the key before it went finish first. */
 	if (!refcount_dec_and_test(&mr->users))
@@ -198,8 +204,8 @@ struct rxc_mr *rxc_mr_get(struct rxc_dev *rxc, u32 key, struct ib_pd *pd,
 	entry = xa_load(&rxc->key_xa, key >> 8);
 	if (entry && xa_pointer_tag(entry) == RXC_KEY_MW &&
 	    (access & RXC_REMOTE_ACCESS)) {
-		mr = rxc_mw_get_mr(rxc, xa_untag_pointer(entry), key, pd,
-				   access, iova, length);
+		mr = rxc_mw_get_mr(xa_untag_pointer(entry), key, pd, access,
+				   iova, length);
 	} else if (entry && xa_pointer_tag(entry) == RXC_KEY_MR) {
 		mr = xa_untag_pointer(entry);
 		if (mr->ibmr.lkey != key || mr->ibmr.pd != pd ||

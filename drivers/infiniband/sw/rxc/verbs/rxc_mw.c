@@ -38,13 +38,25 @@ int rxc_alloc_mw(struct ib_mw *ibmw, struct ib_udata *udata)
 	return 0;
 }
 
+/* Release the region a window was bound to; its count keeps it alive. */
+static void rxc_mw_unpin(struct rxc_mr *mr)
+{
+	if (mr)
+		atomic_dec(&mr->num_mw);
+}
+
 int rxc_dealloc_mw(struct ib_mw *ibmw)
 {
 	struct rxc_dev *rxc = to_rdev(ibmw->device);
+	struct rxc_mw *mw = to_rmw(ibmw);
 
-	rxc_key_free(rxc, to_rmw(ibmw)->index);
-	/* Lookups that found the key finish before core frees the window. */
+	rxc_key_free(rxc, mw->index);
+	/*
+	 * Lookups that found the key, binds included, finish before the
+	 * window lets go of its region and core frees it.
+	 */
 	synchronize_rcu();
+	rxc_mw_unpin(mw->mr);
 	rxc_res_put(rxc, RXC_RES_MW);
 	return 0;
 }
@@ -59,25 +71,30 @@ static struct rxc_mw *rxc_mw_lookup(struct rxc_dev *rxc, u32 rkey)
 	return xa_untag_pointer(entry);
 }
 
-/* Check a bind against its region (IBA 10.6.7.3); 0 or a WC status. */
-static enum ib_wc_status rxc_mw_check_mr(struct rxc_qp *qp,
-					 const struct rxc_mw_bind *b)
+/*
+ * The region a bind names, checked (IBA 10.6.7.3) and counted in its
+ * @num_mw; NULL for an unbind (zero length).  ERR_PTR(-EINVAL) when the
+ * region does not allow the bind or is being deregistered.
+ */
+static struct rxc_mr *rxc_mw_pin_mr(struct rxc_qp *qp,
+				    const struct rxc_mw_bind *b)
 {
 	struct rxc_dev *rxc = to_rdev(qp->ibqp.device);
 	struct rxc_mr *mr;
 	bool ok;
 
 	if (!b->length)
-		return IB_WC_SUCCESS;
+		return NULL;
 	mr = rxc_mr_get(rxc, b->mr_lkey, qp->ibqp.pd, IB_ACCESS_MW_BIND,
 			b->addr, b->length);
 	if (!mr)
-		return IB_WC_MW_BIND_ERR;
+		return ERR_PTR(-EINVAL);
 	/* Remote writes and atomics through the window write the region. */
 	ok = !(b->access & (IB_ACCESS_REMOTE_WRITE | IB_ACCESS_REMOTE_ATOMIC)) ||
 	     (mr->access & IB_ACCESS_LOCAL_WRITE);
+	ok = ok && atomic_inc_unless_negative(&mr->num_mw);
 	rxc_mr_put(mr);
-	return ok ? IB_WC_SUCCESS : IB_WC_MW_BIND_ERR;
+	return ok ? mr : ERR_PTR(-EINVAL);
 }
 
 /**
@@ -94,7 +111,8 @@ static enum ib_wc_status rxc_mw_check_mr(struct rxc_qp *qp,
 enum ib_wc_status rxc_mw_bind(struct rxc_qp *qp, const struct rxc_mw_bind *b)
 {
 	struct rxc_dev *rxc = to_rdev(qp->ibqp.device);
-	enum ib_wc_status status;
+	enum ib_wc_status status = IB_WC_SUCCESS;
+	struct rxc_mr *mr, *old;
 	struct rxc_mw *mw;
 
 	/* Local write is accepted (and meaningless) in a window's rights. */
@@ -102,23 +120,26 @@ enum ib_wc_status rxc_mw_bind(struct rxc_qp *qp, const struct rxc_mw_bind *b)
 	    (b->access & ~(RXC_MW_REMOTE_ACCESS | IB_ACCESS_LOCAL_WRITE)) ||
 	    b->addr + b->length < b->addr)
 		return IB_WC_MW_BIND_ERR;
-	status = rxc_mw_check_mr(qp, b);
-	if (status != IB_WC_SUCCESS)
-		return status;
+	mr = rxc_mw_pin_mr(qp, b);
+	if (IS_ERR(mr))
+		return IB_WC_MW_BIND_ERR;
 
 	rcu_read_lock();
 	mw = rxc_mw_lookup(rxc, b->mw_rkey);
 	if (!mw || mw->ibmw.pd != qp->ibqp.pd) {
 		rcu_read_unlock();
+		rxc_mw_unpin(mr);
 		return IB_WC_MW_BIND_ERR;
 	}
 	spin_lock_bh(&mw->lock);
 	if (mw->ibmw.rkey != b->mw_rkey ||
 	    (mw->ibmw.type == IB_MW_TYPE_2 && (mw->bound || !b->length))) {
 		status = IB_WC_MW_BIND_ERR;
+		old = mr;
 	} else {
+		old = mw->mr;
 		mw->bound = b->length != 0;
-		mw->mr_key = b->mr_lkey;
+		mw->mr = mr;
 		mw->addr = b->addr;
 		mw->length = b->length;
 		mw->access = b->access & RXC_MW_REMOTE_ACCESS;
@@ -127,6 +148,7 @@ enum ib_wc_status rxc_mw_bind(struct rxc_qp *qp, const struct rxc_mw_bind *b)
 	}
 	spin_unlock_bh(&mw->lock);
 	rcu_read_unlock();
+	rxc_mw_unpin(old);
 	return status;
 }
 
@@ -142,6 +164,7 @@ enum ib_wc_status rxc_mw_invalidate(struct rxc_qp *qp, u32 rkey)
 {
 	struct rxc_dev *rxc = to_rdev(qp->ibqp.device);
 	enum ib_wc_status status = IB_WC_MW_BIND_ERR;
+	struct rxc_mr *old = NULL;
 	struct rxc_mw *mw;
 
 	rcu_read_lock();
@@ -150,18 +173,20 @@ enum ib_wc_status rxc_mw_invalidate(struct rxc_qp *qp, u32 rkey)
 		spin_lock_bh(&mw->lock);
 		if (mw->ibmw.type == IB_MW_TYPE_2 && mw->bound &&
 		    mw->ibmw.rkey == rkey && mw->qpn == qp->ibqp.qp_num) {
+			old = mw->mr;
+			mw->mr = NULL;
 			mw->bound = false;
 			status = IB_WC_SUCCESS;
 		}
 		spin_unlock_bh(&mw->lock);
 	}
 	rcu_read_unlock();
+	rxc_mw_unpin(old);
 	return status;
 }
 
 /**
  * rxc_mw_get_mr - the region behind a window, for a remote access
- * @rxc: the device
  * @mw: the window, found under RCU by the caller
  * @rkey: the key the request named
  * @pd: the PD of the QP the request came through
@@ -172,21 +197,22 @@ enum ib_wc_status rxc_mw_invalidate(struct rxc_qp *qp, u32 rkey)
  * Return: the region with a use count, or NULL when the window does not
  * grant this access.
  */
-struct rxc_mr *rxc_mw_get_mr(struct rxc_dev *rxc, struct rxc_mw *mw,
-			     u32 rkey, struct ib_pd *pd, int access, u64 iova,
-			     u64 length)
+struct rxc_mr *rxc_mw_get_mr(struct rxc_mw *mw, u32 rkey, struct ib_pd *pd,
+			     int access, u64 iova, u64 length)
 {
+	struct rxc_mr *mr = NULL;
 	u64 end = iova + length;
-	bool ok;
-	u32 mr_key;
 
 	spin_lock_bh(&mw->lock);
-	ok = mw->bound && mw->ibmw.rkey == rkey && mw->ibmw.pd == pd &&
-	     (mw->access & access) == access && end >= iova &&
-	     iova >= mw->addr && end <= mw->addr + mw->length;
-	mr_key = mw->mr_key;
+	/*
+	 * The bound region cannot be deregistered, so it is the one checked
+	 * at bind time and its registration reference is still held.
+	 */
+	if (mw->bound && mw->ibmw.rkey == rkey && mw->ibmw.pd == pd &&
+	    (mw->access & access) == access && end >= iova &&
+	    iova >= mw->addr && end <= mw->addr + mw->length &&
+	    refcount_inc_not_zero(&mw->mr->users))
+		mr = mw->mr;
 	spin_unlock_bh(&mw->lock);
-	if (!ok)
-		return NULL;
-	return rxc_mr_get(rxc, mr_key, pd, 0, iova, length);
+	return mr;
 }

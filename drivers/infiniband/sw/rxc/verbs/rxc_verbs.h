@@ -66,6 +66,8 @@ enum rxc_mr_type {
  * @page_off: offset of the region's first byte in @pages[0]
  * @users: one for the registration, one per transport access in progress
  * @unused: completed when @users drops to zero, so dereg can free
+ * @num_mw: windows bound to the region, which keep it registered; -1 once
+ *	    dereg has begun, so that no window binds to it any more
  * @rcu: the transport looks MRs up under RCU; the struct outlives readers
  */
 struct rxc_mr {
@@ -78,6 +80,7 @@ struct rxc_mr {
 	u32 page_off;
 	refcount_t users;
 	struct completion unused;
+	atomic_t num_mw;
 	struct rcu_head rcu;
 };
 
@@ -92,8 +95,8 @@ enum rxc_copy_dir {
  * @index: index in rxc_dev.key_xa, the upper 24 bits of the rkey
  * @lock: protects the binding (@bound .. @qpn) and ibmw.rkey
  * @bound: the window grants access to [@addr, @addr + @length)
- * @mr_key: lkey of the region the window lies in; looked up again on every
- *	    access, so a window never keeps its region alive
+ * @mr: the region the window lies in while bound; counted in its @num_mw,
+ *	which keeps it registered, so a window never outlives its region
  * @addr: first byte, in the region's address space
  * @length: bytes
  * @access: IB_ACCESS_REMOTE_* rights it grants
@@ -106,7 +109,7 @@ struct rxc_mw {
 	/* Protects the binding; the QP task and the verbs take it, any context. */
 	spinlock_t lock;
 	bool bound;
-	u32 mr_key;
+	struct rxc_mr *mr;
 	u64 addr;
 	u64 length;
 	int access;
@@ -283,9 +286,8 @@ int rxc_alloc_mw(struct ib_mw *ibmw, struct ib_udata *udata);
 int rxc_dealloc_mw(struct ib_mw *ibmw);
 enum ib_wc_status rxc_mw_bind(struct rxc_qp *qp, const struct rxc_mw_bind *b);
 enum ib_wc_status rxc_mw_invalidate(struct rxc_qp *qp, u32 rkey);
-struct rxc_mr *rxc_mw_get_mr(struct rxc_dev *rxc, struct rxc_mw *mw,
-			     u32 rkey, struct ib_pd *pd, int access, u64 iova,
-			     u64 length);
+struct rxc_mr *rxc_mw_get_mr(struct rxc_mw *mw, u32 rkey, struct ib_pd *pd,
+			     int access, u64 iova, u64 length);
 
 /* rxc_mr.c */
 struct ib_mr *rxc_get_dma_mr(struct ib_pd *ibpd, int access);
