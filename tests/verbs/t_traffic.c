@@ -746,6 +746,52 @@ out:
 	loop_destroy(&l);
 }
 
+/* An AH is usable only by QPs of its own PD (IBA 10.2.3). */
+static void ud_send_through_an_ah_of_another_pd_fails(struct test_env *env)
+{
+	struct ibv_send_wr wr = { .wr_id = 1, .opcode = IBV_WR_SEND }, *bad;
+	struct ibv_ah_attr attr;
+	struct ibv_ah *ah = NULL;
+	struct ibv_pd *pd2;
+	struct ibv_sge sge;
+	struct ibv_wc wc;
+	struct loop l;
+
+	if (!loop_connect(env, &l, IBV_QPT_UD, IBV_ACCESS_LOCAL_WRITE))
+		return;
+	pd2 = CHECK_NOT_NULL(ibv_alloc_pd(env->ctx));
+	if (!pd2)
+		goto out;
+	loopback_ah_attr(env, &attr);
+	ah = CHECK_NOT_NULL(ibv_create_ah(pd2, &attr));
+	if (!ah || !CHECK_OK(post_recv(&l, 2, l.dst, GRH_LEN + 64)))
+		goto out;
+	sge = (struct ibv_sge){ (uintptr_t)l.src, 64, l.mr->lkey };
+	wr.sg_list = &sge;
+	wr.num_sge = 1;
+	wr.send_flags = IBV_SEND_SIGNALED;
+	wr.wr.ud.ah = ah;
+	wr.wr.ud.remote_qpn = l.qp->qp_num;
+	wr.wr.ud.remote_qkey = TEST_QKEY;
+	if (!CHECK_OK(ibv_post_send(l.qp, &wr, &bad)))
+		goto out;
+
+	if (wait_one(l.scq, &wc))
+		check_wc(&wc, 1, IBV_WC_LOC_QP_OP_ERR, IBV_WC_SEND);
+	sleep_ms(200);
+	/* Nothing was sent: the receive is flushed, never completed. */
+	if (ibv_poll_cq(l.rcq, 1, &wc) == 1)
+		CHECK(wc.status != IBV_WC_SUCCESS, "the send was delivered");
+out:
+	if (ah)
+		CHECK_OK(ibv_destroy_ah(ah));
+	if (pd2) {
+		/* The QP holds the loop's PD; the AH is gone from pd2. */
+		CHECK_OK(ibv_dealloc_pd(pd2));
+	}
+	loop_destroy(&l);
+}
+
 static const struct test_case tests[] = {
 	TEST_CASE(rc_send_delivers_data_and_completes_both_sides),
 	TEST_CASE(rc_send_with_imm_delivers_immediate_data),
@@ -764,6 +810,7 @@ static const struct test_case tests[] = {
 	TEST_CASE(rc_send_without_receive_completes_with_rnr_retry_exceeded),
 	TEST_CASE(srq_limit_event_fires_when_receives_drop_below_limit),
 	TEST_CASE(dereg_mr_fails_with_ebusy_while_a_window_is_bound),
+	TEST_CASE(ud_send_through_an_ah_of_another_pd_fails),
 };
 
 int main(int argc, char **argv)

@@ -125,14 +125,22 @@ static int rxc_swqe_parse_ud(struct rxc_qp *qp, struct rxe_send_wqe *wqe,
 	if (w->qkey & BIT(31))
 		w->qkey = qp->attr.qkey;
 
-	/* The AH cannot be destroyed while its entry is locked. */
+	/*
+	 * The AH number comes from the ring: it may name any AH of the
+	 * device, and only one of the QP's PD may be used (IBA 10.2.3).  The
+	 * AH cannot be destroyed while its entry is locked.
+	 */
 	xa_lock_irqsave(&rxc->ah_xa, flags);
 	ah = xa_load(&rxc->ah_xa, wqe->wr.wr.ud.ah_num);
-	if (ah)
+	if (ah && ah->ibah.pd == qp->ibqp.pd)
 		w->av = ah->av;
+	else
+		ah = NULL;
 	xa_unlock_irqrestore(&rxc->ah_xa, flags);
-	if (!ah)
+	if (!ah) {
+		rxc_dbg_qp(qp, "UD send names no AH of the QP's PD\n");
 		return IB_WC_LOC_QP_OP_ERR;
+	}
 	return w->length > rxc_qp_mtu(qp) ? IB_WC_LOC_LEN_ERR : IB_WC_SUCCESS;
 }
 
