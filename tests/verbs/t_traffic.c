@@ -680,6 +680,34 @@ out:
 		CHECK_OK(ibv_destroy_cq(cq));
 }
 
+/*
+ * The port's max_msg_sz bounds a message (longer ones would reuse PSNs
+ * at a small MTU); the length is checked before any SGE is.
+ */
+static void rc_send_longer_than_max_msg_sz_completes_with_length_error(
+	struct test_env *env)
+{
+	struct ibv_send_wr wr = { .wr_id = 4, .opcode = IBV_WR_RDMA_WRITE };
+	struct ibv_port_attr port;
+	struct ibv_sge sge[2];
+	struct ibv_wc wc;
+	struct loop l;
+
+	if (!CHECK_OK(ibv_query_port(env->ctx, TEST_PORT, &port)) ||
+	    !loop_connect(env, &l, IBV_QPT_RC, ALL_ACCESS))
+		return;
+	sge[0] = (struct ibv_sge){ (uintptr_t)l.src, port.max_msg_sz,
+				   l.mr->lkey };
+	sge[1] = (struct ibv_sge){ (uintptr_t)l.src, 1, l.mr->lkey };
+	wr.sg_list = sge;
+	wr.num_sge = 2;
+	wr.wr.rdma.remote_addr = (uintptr_t)l.dst;
+	wr.wr.rdma.rkey = l.mr->rkey;
+	if (CHECK_OK(post_send(&l, &wr)) && wait_one(l.scq, &wc))
+		check_wc(&wc, 4, IBV_WC_LOC_LEN_ERR, IBV_WC_RDMA_WRITE);
+	loop_destroy(&l);
+}
+
 /* Binds a type 1 window over @len bytes at @addr of @l's MR; 0 or errno. */
 static int bind_window(struct loop *l, struct ibv_mw *mw, void *addr,
 		       size_t len)
@@ -809,6 +837,7 @@ static const struct test_case tests[] = {
 	TEST_CASE(rc_rdma_write_to_readonly_mr_completes_with_access_error),
 	TEST_CASE(rc_send_without_receive_completes_with_rnr_retry_exceeded),
 	TEST_CASE(srq_limit_event_fires_when_receives_drop_below_limit),
+	TEST_CASE(rc_send_longer_than_max_msg_sz_completes_with_length_error),
 	TEST_CASE(dereg_mr_fails_with_ebusy_while_a_window_is_bound),
 	TEST_CASE(ud_send_through_an_ah_of_another_pd_fails),
 };

@@ -27,6 +27,13 @@ struct rxc_udp;
 #define RXC_PKEY_TABLE_LEN	1
 #define RXC_DEFAULT_PKEY	0xffff
 
+/*
+ * The longest message (port attribute max_msg_sz).  At the smallest path
+ * MTU (256) it spans 2^23 PSNs, half the PSN space, so a message never
+ * meets its own PSNs again.
+ */
+#define RXC_MAX_MSG_SIZE	0x80000000U
+
 /* QPN 0 and 1 are the special QPs; IB reserves QPNs below 16 for them. */
 #define RXC_MIN_QPN		16
 #define RXC_MAX_QPN		0xffffff

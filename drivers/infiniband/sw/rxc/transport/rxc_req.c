@@ -105,7 +105,7 @@ static int rxc_swqe_parse_data(struct rxc_qp *qp, struct rxe_send_wqe *wqe,
 		if (check_add_overflow(len, w->sge[i].length, &len))
 			return IB_WC_LOC_LEN_ERR;
 	}
-	if (len > to_rdev(qp->ibqp.device)->limits.max_mr_size)
+	if (len > RXC_MAX_MSG_SIZE)
 		return IB_WC_LOC_LEN_ERR;
 	w->length = len;
 	return IB_WC_SUCCESS;

@@ -12,7 +12,6 @@
 
 #define RXC_VENDOR_ID		0xffffff
 #define RXC_FW_VERSION		0
-#define RXC_MAX_MSG_SIZE	0x80000000U
 #define RXC_LOCAL_ACK_DELAY	15
 
 static int rxc_query_device(struct ib_device *ibdev,
