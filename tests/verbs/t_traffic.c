@@ -681,6 +681,71 @@ out:
 }
 
 /*
+ * An SRQ's receive WQEs name memory of the SRQ's PD, which need not be
+ * the PD of the QP the message arrives on.
+ */
+static void srq_receive_places_data_in_memory_of_the_srqs_pd(
+	struct test_env *env)
+{
+	struct ibv_srq_init_attr sattr = { .attr = { .max_wr = 4,
+						     .max_sge = 1 } };
+	struct ibv_send_wr wr = { .wr_id = 1, .opcode = IBV_WR_SEND }, *bad;
+	struct ibv_recv_wr rwr = { .wr_id = 2, .num_sge = 1 }, *rbad;
+	static char src[256], dst[256];
+	struct ibv_mr *smr = NULL, *rmr = NULL;
+	struct ibv_srq *srq = NULL;
+	struct ibv_qp *qp = NULL;
+	struct ibv_sge sge, rsge;
+	struct ibv_cq *cq;
+	struct ibv_pd *pd2;
+	struct ibv_wc wc;
+
+	memset(src, 0x5a, sizeof(src));
+	cq = CHECK_NOT_NULL(ibv_create_cq(env->ctx, 8, NULL, NULL, 0));
+	pd2 = CHECK_NOT_NULL(ibv_alloc_pd(env->ctx));
+	if (!cq || !pd2)
+		goto out;
+	srq = CHECK_NOT_NULL(ibv_create_srq(pd2, &sattr));
+	rmr = CHECK_NOT_NULL(ibv_reg_mr(pd2, dst, sizeof(dst),
+					IBV_ACCESS_LOCAL_WRITE));
+	smr = CHECK_NOT_NULL(ibv_reg_mr(env->pd, src, sizeof(src), 0));
+	qp = srq ? CHECK_NOT_NULL(create_test_qp(env, IBV_QPT_RC, cq, srq)) :
+		   NULL;
+	if (!rmr || !smr || !qp || !CHECK_OK(qp_connect_self(env, qp)))
+		goto out;
+	rsge = (struct ibv_sge){ (uintptr_t)dst, sizeof(dst), rmr->lkey };
+	rwr.sg_list = &rsge;
+	sge = (struct ibv_sge){ (uintptr_t)src, sizeof(src), smr->lkey };
+	wr.sg_list = &sge;
+	wr.num_sge = 1;
+	wr.send_flags = IBV_SEND_SIGNALED;
+	if (!CHECK_OK(ibv_post_srq_recv(srq, &rwr, &rbad)) ||
+	    !CHECK_OK(ibv_post_send(qp, &wr, &bad)))
+		goto out;
+	/* One CQ for both sides: the send's and the receive's completions. */
+	for (int i = 0; i < 2 && wait_one(cq, &wc); i++) {
+		if (wc.wr_id == 2)
+			check_wc(&wc, 2, IBV_WC_SUCCESS, IBV_WC_RECV);
+		else
+			check_wc(&wc, 1, IBV_WC_SUCCESS, IBV_WC_SEND);
+	}
+	CHECK(!memcmp(dst, src, sizeof(src)), "received data differs");
+out:
+	if (qp)
+		CHECK_OK(ibv_destroy_qp(qp));
+	if (smr)
+		CHECK_OK(ibv_dereg_mr(smr));
+	if (rmr)
+		CHECK_OK(ibv_dereg_mr(rmr));
+	if (srq)
+		CHECK_OK(ibv_destroy_srq(srq));
+	if (pd2)
+		CHECK_OK(ibv_dealloc_pd(pd2));
+	if (cq)
+		CHECK_OK(ibv_destroy_cq(cq));
+}
+
+/*
  * The port's max_msg_sz bounds a message (longer ones would reuse PSNs
  * at a small MTU); the length is checked before any SGE is.
  */
@@ -837,6 +902,7 @@ static const struct test_case tests[] = {
 	TEST_CASE(rc_rdma_write_to_readonly_mr_completes_with_access_error),
 	TEST_CASE(rc_send_without_receive_completes_with_rnr_retry_exceeded),
 	TEST_CASE(srq_limit_event_fires_when_receives_drop_below_limit),
+	TEST_CASE(srq_receive_places_data_in_memory_of_the_srqs_pd),
 	TEST_CASE(rc_send_longer_than_max_msg_sz_completes_with_length_error),
 	TEST_CASE(dereg_mr_fails_with_ebusy_while_a_window_is_bound),
 	TEST_CASE(ud_send_through_an_ah_of_another_pd_fails),

@@ -203,6 +203,15 @@ void rxc_resp_flush_rwqe(struct rxc_qp *qp)
 	rxc_resp_fail_rwqe(qp, IB_WC_WR_FLUSH_ERR);
 }
 
+/*
+ * The PD that the receive WQE's lkeys belong to: the SRQ's when it came
+ * from one, which need not be the QP's.
+ */
+static struct ib_pd *rxc_resp_rwqe_pd(const struct rxc_qp *qp)
+{
+	return qp->srq ? qp->srq->ibsrq.pd : qp->ibqp.pd;
+}
+
 /* Place @n payload bytes at @off of the receive WQE. */
 static enum rxc_resp_res rxc_resp_place_recv(struct rxc_qp *qp, u32 off,
 					     const u8 *data, u32 n)
@@ -214,8 +223,8 @@ static enum rxc_resp_res rxc_resp_place_recv(struct rxc_qp *qp, u32 off,
 		rxc_resp_fail_rwqe(qp, IB_WC_LOC_LEN_ERR);
 		return RXC_RESP_NAK_INV;
 	}
-	err = rxc_sgl_copy(rxc_qp_dev(qp), qp->ibqp.pd, r->sge, r->num_sge,
-			   off, (void *)data, n, RXC_COPY_TO_MR);
+	err = rxc_sgl_copy(rxc_qp_dev(qp), rxc_resp_rwqe_pd(qp), r->sge,
+			   r->num_sge, off, (void *)data, n, RXC_COPY_TO_MR);
 	if (err) {
 		rxc_resp_fail_rwqe(qp, IB_WC_LOC_PROT_ERR);
 		return RXC_RESP_NAK_OP;
