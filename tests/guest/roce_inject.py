@@ -1,13 +1,14 @@
 # SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 """Send one hand-made RoCEv2 packet, to test how a receiver drops it.
 
-usage: python3 roce_inject.py SRC_IP DST_IP KIND
+usage: python3 roce_inject.py SRC_IP DST_IP KIND [QPN PSN]
 
 KIND is one of:
   truncated   a UDP datagram too short to hold a BTH and an ICRC
   bad_tver    a BTH with transport version 1
   bad_icrc    a well-formed RC SEND_ONLY whose ICRC is wrong
   no_qp       a well-formed RC SEND_ONLY, correct ICRC, to QPN 0xabcde
+  ack         a well-formed RC ACKNOWLEDGE of PSN, correct ICRC, to QPN
 
 The IP header is built here (raw socket, IP_HDRINCL) because the ICRC
 covers fields the kernel would otherwise choose, such as the IP ID.
@@ -36,7 +37,21 @@ def send_only(qpn, tver=0):
     return bth + b'rxc-test'
 
 
-def packet(src, dst, kind):
+def ack(qpn, psn):
+    # RC ACKNOWLEDGE (0x11); AETH: ACK syndrome, no credit count, MSN 1.
+    bth = struct.pack('>BBHII', 0x11, 0, 0xffff, qpn & 0xffffff,
+                      psn & 0xffffff)
+    return bth + struct.pack('>I', (0x1f << 24) | 1)
+
+
+def with_icrc(pkt):
+    return pkt + struct.pack('<I', icrc(pkt))
+
+
+def packet(src, dst, kind, args):
+    if kind == 'ack':
+        return with_icrc(ipv4(src, dst, ack(int(args[0], 0),
+                                            int(args[1], 0)) + b'\0' * 4)[:-4])
     if kind == 'truncated':
         return ipv4(src, dst, b'\x04\x00')
     if kind == 'bad_tver':
@@ -56,7 +71,7 @@ def main():
     src, dst, kind = sys.argv[1:4]
     s = socket.socket(socket.AF_INET, socket.SOCK_RAW, socket.IPPROTO_RAW)
     s.setsockopt(socket.IPPROTO_IP, socket.IP_HDRINCL, 1)
-    s.sendto(packet(src, dst, kind), (dst, 0))
+    s.sendto(packet(src, dst, kind, sys.argv[4:]), (dst, 0))
 
 
 if __name__ == '__main__':

@@ -69,6 +69,41 @@ check "$TDEV received 4 packets" counter_is "$TDEV" rcv_packets 4
 check "$TDEV port still active" wait_for 5 sh -c \
 	"ibv_devinfo -d $TDEV | grep -q PORT_ACTIVE"
 
+# A connected QP acts only on packets from its peer's address to its own.
+# peer_target holds an RC QP on $TDEV connected to $FAR_IP with one write
+# outstanding: a forged ACK of that write from another address must
+# complete nothing; the same ACK from $FAR_IP completes it.
+target=${RXC_REPO:-/nonexistent}/build/tests/tools/peer_target
+inject_cmd=($IP netns exec peer /usr/bin/python3 "$here/roce_inject.py")
+target_says() {	# target_says CMD: the target's one-line answer
+	local answer=''
+	echo "$1" >&"${PT[1]}"
+	read -r -t 30 answer <&"${PT[0]}" || true
+	echo "$answer"
+}
+coproc PT { "$target" "$TDEV" "$NEAR_IP" "$FAR_IP" 2>&1; }
+line=''
+read -r -t 60 line <&"${PT[0]}" || true
+if [[ $line =~ ^qpn=([0-9]+)\ psn=([0-9]+)$ ]]; then
+	qpn=${BASH_REMATCH[1]} psn=${BASH_REMATCH[2]}
+	before=$(counter "$TDEV" rcv_wrong_peer)
+	run "inject an ACK from 10.78.0.9" 30 \
+		"${inject_cmd[@]}" 10.78.0.9 "$NEAR_IP" ack "$qpn" "$psn"
+	check "a forged ACK from another address completes nothing" \
+		test "$(target_says 'poll 1000')" = none
+	check "the forged ACK is counted as rcv_wrong_peer" \
+		wait_for 10 counter_is "$TDEV" rcv_wrong_peer $((before + 1))
+	run "inject the same ACK from $FAR_IP" 30 \
+		"${inject_cmd[@]}" "$FAR_IP" "$NEAR_IP" ack "$qpn" "$psn"
+	check "the peer's ACK completes the write" \
+		test "$(target_says 'poll 10000')" = status=0
+	target_says quit >/dev/null
+else
+	fail "peer_target: connected QP" "it printed '$line'"
+fi
+kill "${PT_PID:-}" 2>/dev/null || true
+wait "${PT_PID:-}" 2>/dev/null || true
+
 # A taken port: "rdma link add" fails with EADDRINUSE and says where.
 holder=$(mktemp)
 $IP netns exec peer /usr/bin/python3 -c '

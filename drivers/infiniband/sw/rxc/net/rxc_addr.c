@@ -5,6 +5,8 @@
  * other GID is an IPv6 address.
  */
 #include <linux/hash.h>
+#include <linux/ip.h>
+#include <linux/ipv6.h>
 #include <net/addrconf.h>
 #include <rdma/ib_addr.h>
 #include <kunit/visibility.h>
@@ -43,6 +45,35 @@ int rxc_av_from_gids(struct rxc_av *av, const union ib_gid *sgid,
 	return 0;
 }
 EXPORT_SYMBOL_IF_KUNIT(rxc_av_from_gids);
+
+/**
+ * rxc_av_matches_pkt - whether @skb comes from the peer of @av, to it
+ * @av: a connected QP's path
+ * @skb: a received RoCEv2 packet, its network header set
+ *
+ * A connected QP accepts packets only from its peer's address to its
+ * own: otherwise any host that reaches UDP port 4791 and guesses a QPN
+ * could acknowledge, NAK or place data.  Any context.
+ */
+bool rxc_av_matches_pkt(const struct rxc_av *av, const struct sk_buff *skb)
+{
+	if (skb->protocol == htons(ETH_P_IP)) {
+		const struct iphdr *ip = ip_hdr(skb);
+
+		return av->network_type == RDMA_NETWORK_IPV4 &&
+		       ip->saddr == av->daddr.in4.sin_addr.s_addr &&
+		       ip->daddr == av->saddr.in4.sin_addr.s_addr;
+	}
+	if (skb->protocol == htons(ETH_P_IPV6)) {
+		const struct ipv6hdr *ip6 = ipv6_hdr(skb);
+
+		return av->network_type == RDMA_NETWORK_IPV6 &&
+		       ipv6_addr_equal(&ip6->saddr, &av->daddr.in6.sin6_addr) &&
+		       ipv6_addr_equal(&ip6->daddr, &av->saddr.in6.sin6_addr);
+	}
+	return false;
+}
+EXPORT_SYMBOL_IF_KUNIT(rxc_av_matches_pkt);
 
 /**
  * rxc_av_from_ah_attr - resolve an address handle attribute

@@ -56,6 +56,7 @@ int rxc_av_from_gids(struct rxc_av *av, const union ib_gid *sgid,
 int rxc_av_from_ah_attr(struct rxc_dev *rxc, struct rxc_av *av,
 			const struct rdma_ah_attr *attr);
 void rxc_av_to_ah_attr(const struct rxc_av *av, struct rdma_ah_attr *attr);
+bool rxc_av_matches_pkt(const struct rxc_av *av, const struct sk_buff *skb);
 u16 rxc_udp_src_port(u32 qpn);
 enum ib_mtu rxc_mtu_for_netdev(unsigned int ndev_mtu);
 

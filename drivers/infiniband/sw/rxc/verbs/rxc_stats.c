@@ -19,6 +19,7 @@ static const struct rdma_stat_desc rxc_stat_descs[RXC_NUM_STATS] = {
 	[RXC_STAT_RCV_ICRC_ERRORS].name = "rcv_icrc_errors",
 	[RXC_STAT_RCV_NO_QP].name = "rcv_no_qp",
 	[RXC_STAT_RCV_QP_DROPPED].name = "rcv_qp_dropped",
+	[RXC_STAT_RCV_WRONG_PEER].name = "rcv_wrong_peer",
 	[RXC_STAT_RCV_DUPLICATES].name = "rcv_duplicates",
 	[RXC_STAT_RCV_SEQ_ERRORS].name = "rcv_seq_errors",
 	[RXC_STAT_SENT_PACKETS].name = "sent_packets",
