@@ -10,6 +10,7 @@
  */
 #include <inttypes.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <string.h>
@@ -71,20 +72,26 @@ static struct rxe_queue_buf *find_sq(const struct ring_maps *before)
 
 struct racer {
 	struct rxe_queue_buf *sq;
-	uint32_t cons;
+	atomic_bool running;
 	atomic_bool stop;
 };
 
-/* Moves the producer index back and forth until told to stop. */
+/*
+ * Until told to stop, makes the ring look empty (producer = consumer)
+ * and full by turns, following the consumer index as the flush moves it.
+ */
 static void *race_producer(void *arg)
 {
 	struct racer *r = arg;
-	uint32_t i = 0;
+	uint32_t i = 0, cons;
 
 	while (!atomic_load(&r->stop)) {
+		cons = __atomic_load_n(&r->sq->consumer_index,
+				       __ATOMIC_ACQUIRE);
 		__atomic_store_n(&r->sq->producer_index,
-				 (r->cons + (i++ & 1) * SQ_WR) & SQ_WR,
+				 (cons + (i++ & 1) * SQ_WR) & SQ_WR,
 				 __ATOMIC_RELEASE);
+		atomic_store(&r->running, true);
 	}
 	return NULL;
 }
@@ -147,11 +154,13 @@ static void flush_survives_a_producer_index_moving_back(struct test_env *env)
 		if (!CHECK_OK(qp_to_state(qp, IBV_QPS_RESET)) ||
 		    !CHECK_OK(qp_to_init(qp)))
 			break;
-		r.cons = __atomic_load_n(&r.sq->consumer_index,
-					 __ATOMIC_ACQUIRE);
 		atomic_store(&r.stop, false);
+		atomic_store(&r.running, false);
 		if (!CHECK_OK(pthread_create(&thread, NULL, race_producer, &r)))
 			break;
+		/* The ring must already be moving when the flush starts. */
+		while (!atomic_load(&r.running))
+			sched_yield();
 		CHECK_OK(qp_to_state(qp, IBV_QPS_ERR));
 		sleep_ms(20);
 		atomic_store(&r.stop, true);
