@@ -157,11 +157,19 @@ static struct ib_client rxc_cntr_client = {
 	.remove = rxc_cntr_client_remove,
 };
 
+/*
+ * Registration, and the return of a device that was disabled without
+ * being freed (a move to another network namespace): WAITs work again.
+ * Process context.
+ */
 static int rxc_cntr_client_add(struct ib_device *ibdev)
 {
+	struct rxc_dev *rxc = to_rdev(ibdev);
+
 	if (ibdev->driver_def != rxc_cntr_uapi_defs)
 		return -EOPNOTSUPP;
-	ib_set_client_data(ibdev, &rxc_cntr_client, to_rdev(ibdev));
+	WRITE_ONCE(rxc->cntr_dying, false);
+	ib_set_client_data(ibdev, &rxc_cntr_client, rxc);
 	return 0;
 }
 
