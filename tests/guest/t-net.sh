@@ -74,7 +74,7 @@ check "$TDEV port still active" wait_for 5 sh -c \
 # outstanding: a forged ACK of that write from another address must
 # complete nothing; the same ACK from $FAR_IP completes it.
 target=${RXC_REPO:-/nonexistent}/build/tests/tools/peer_target
-inject_cmd=($IP netns exec peer /usr/bin/python3 "$here/roce_inject.py")
+inject_cmd=("$IP" netns exec peer /usr/bin/python3 "$here/roce_inject.py")
 target_says() {	# target_says CMD: the target's one-line answer
 	local answer=''
 	echo "$1" >&"${PT[1]}"
