@@ -93,6 +93,12 @@ if [[ $line =~ ^qpn=([0-9]+)\ psn=([0-9]+)$ ]]; then
 		test "$(target_says 'poll 1000')" = none
 	check "the forged ACK is counted as rcv_wrong_peer" \
 		wait_for 10 counter_is "$TDEV" rcv_wrong_peer $((before + 1))
+	# From the right address, an ACK of a PSN never sent acknowledges
+	# nothing either.
+	run "inject an ACK of PSN $((psn + 1)), never sent, from $FAR_IP" 30 \
+		"${inject_cmd[@]}" "$FAR_IP" "$NEAR_IP" ack "$qpn" $((psn + 1))
+	check "an ACK beyond the last PSN sent completes nothing" \
+		test "$(target_says 'poll 1000')" = none
 	run "inject the same ACK from $FAR_IP" 30 \
 		"${inject_cmd[@]}" "$FAR_IP" "$NEAR_IP" ack "$qpn" "$psn"
 	check "the peer's ACK completes the write" \

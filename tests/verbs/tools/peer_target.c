@@ -5,7 +5,8 @@
  *
  *   peer_target DEV LOCAL_IPV4 PEER_IPV4
  *
- * Prints "qpn=N psn=P", where P is the write's PSN, then reads commands:
+ * Prints "qpn=N psn=P", where P is the write's PSN (its only packet, so
+ * P + 1 was never sent), then reads commands:
  *   poll MS   print "status=S" for a completion within MS ms, else "none"
  *   quit      exit
  * Retransmissions wait for the longest timeout, so only a packet that

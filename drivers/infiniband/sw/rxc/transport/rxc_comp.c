@@ -245,6 +245,14 @@ void rxc_comp_recv(struct rxc_qp *qp, struct sk_buff *skb)
 
 	if (qp->ibqp.qp_type != IB_QPT_RC)
 		goto drop;
+	/*
+	 * A response can only be for a PSN this QP has sent: one at or past
+	 * max_psn would acknowledge packets still to go, or never sent.
+	 */
+	if (rxc_psn_diff(psn, qp->req.max_psn) >= 0) {
+		rxc_dbg_qp(qp, "response for unsent PSN %#x\n", psn);
+		goto drop;
+	}
 
 	if (pkt->mask & RXC_OPF_ACK && !(pkt->mask & RXC_OPF_ATOMIC)) {
 		rxc_comp_aeth(qp, pkt, psn);
