@@ -528,6 +528,48 @@ out:
 	loop_destroy(&l);
 }
 
+/*
+ * Nothing behind a failed work request executes: the QP goes to ERR and
+ * the requests behind it are flushed, never sent.
+ */
+static void rc_write_behind_a_failed_request_is_flushed_not_executed(
+	struct test_env *env)
+{
+	struct ibv_send_wr wr[2] = {
+		{ .wr_id = 1, .opcode = IBV_WR_RDMA_WRITE,
+		  .send_flags = IBV_SEND_SIGNALED },
+		{ .wr_id = 2, .opcode = IBV_WR_RDMA_WRITE,
+		  .send_flags = IBV_SEND_SIGNALED },
+	}, *bad;
+	struct ibv_sge sge[2];
+	struct ibv_wc wc;
+	struct loop l;
+	int i;
+
+	if (!loop_connect(env, &l, IBV_QPT_RC, ALL_ACCESS))
+		return;
+	sge[0] = (struct ibv_sge){ (uintptr_t)l.src, 64, l.mr->lkey ^ 0x80 };
+	sge[1] = (struct ibv_sge){ (uintptr_t)l.src, 64, l.mr->lkey };
+	for (i = 0; i < 2; i++) {
+		wr[i].sg_list = &sge[i];
+		wr[i].num_sge = 1;
+		wr[i].wr.rdma.remote_addr = (uintptr_t)l.dst;
+		wr[i].wr.rdma.rkey = l.mr->rkey;
+	}
+	wr[0].next = &wr[1];
+	if (!CHECK_OK(ibv_post_send(l.qp, wr, &bad)))
+		goto out;
+
+	if (wait_one(l.scq, &wc))
+		check_wc(&wc, 1, IBV_WC_LOC_PROT_ERR, 0);
+	if (wait_one(l.scq, &wc))
+		check_wc(&wc, 2, IBV_WC_WR_FLUSH_ERR, 0);
+	CHECK(l.dst[0] == 0 && !memcmp(l.dst, l.dst + 1, 63),
+	      "the write behind the failed one placed data");
+out:
+	loop_destroy(&l);
+}
+
 static void rc_rdma_write_to_readonly_mr_completes_with_access_error(
 	struct test_env *env)
 {
@@ -899,6 +941,7 @@ static const struct test_case tests[] = {
 	TEST_CASE(ud_send_arrives_with_grh_and_source_qp),
 	TEST_CASE(ud_send_with_wrong_qkey_is_dropped),
 	TEST_CASE(rc_send_with_bad_lkey_completes_with_local_protection_error),
+	TEST_CASE(rc_write_behind_a_failed_request_is_flushed_not_executed),
 	TEST_CASE(rc_rdma_write_to_readonly_mr_completes_with_access_error),
 	TEST_CASE(rc_send_without_receive_completes_with_rnr_retry_exceeded),
 	TEST_CASE(srq_limit_event_fires_when_receives_drop_below_limit),

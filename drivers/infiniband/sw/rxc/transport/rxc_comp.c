@@ -279,9 +279,13 @@ drop:
 /*
  * Retire finished WQEs from the head of the send queue, in order.  The
  * first one that failed moves the QP to ERR; the task flushes the rest.
+ * In ERR, a WQE that finished without error is flushed too: it lies
+ * behind the failure (or behind the move to ERR), and IBA completes
+ * nothing behind it successfully.
  */
 void rxc_comp_retire(struct rxc_qp *qp)
 {
+	bool in_err = rxc_qp_state(qp) == IB_QPS_ERR;
 	struct rxc_queue *q = &qp->sq.q;
 	struct rxc_req *req = &qp->req;
 	struct rxc_completion c = {};
@@ -294,6 +298,8 @@ void rxc_comp_retire(struct rxc_qp *qp)
 			break;
 		c.wr_id = w->wr_id;
 		c.status = w->status;
+		if (in_err && c.status == IB_WC_SUCCESS)
+			c.status = IB_WC_WR_FLUSH_ERR;
 		c.opcode = rxc_wr_to_wc_opcode(w->wr_opcode);
 		c.byte_len = w->status == IB_WC_SUCCESS ? w->length : 0;
 		c.signaled = w->signaled;

@@ -491,6 +491,12 @@ static bool rxc_req_step(struct rxc_qp *qp, u32 mtu)
 
 	if (w->local && w->state != RXC_SWQE_DONE)
 		rxc_req_local(qp, w);
+	/*
+	 * Nothing behind a failed WQE may execute: its retirement moves the
+	 * QP to ERR, which flushes the rest.
+	 */
+	if (w->state == RXC_SWQE_DONE && w->status != IB_WC_SUCCESS)
+		return false;
 	if (w->state == RXC_SWQE_DONE || w->local) {
 		/*
 		 * Failed validation, nothing to send, or acknowledged while a
