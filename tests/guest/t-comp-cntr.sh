@@ -116,6 +116,8 @@ if start_holder; then
 	check "the holder's WAIT ended when the device went" \
 		wait_for 30 grep -q "wait returned" "$out"
 	grep "wait returned" "$out" || true
+	check "the WAIT ended with EIO and the values it saw last" \
+		grep -q "wait returned Input/output error, values 0 0" "$out"
 	run "kill -9 the holder after link delete" 10 kill -9 "$pid"
 	wait "$pid" 2>/dev/null || true
 	run "rmmod $DRV_MOD after it" 60 rmmod "$DRV_MOD"

@@ -58,8 +58,8 @@ int rxcdv_wait_comp_cntr(struct ibv_comp_cntr *comp_cntr,
 	rxc_ioctl_out(&c, RXC_ATTR_COMP_CNTR_WAIT_ERR_VALUE, &err_value,
 		      sizeof(err_value));
 	err = rxc_ioctl_run(comp_cntr->context, &c);
-	/* The kernel reports what it saw last on a timeout too. */
-	if (!err || err == ETIMEDOUT) {
+	/* The kernel reports what it saw last on a timeout or removal too. */
+	if (!err || err == ETIMEDOUT || err == EIO) {
 		attr->comp_value = comp;
 		attr->err_value = err_value;
 	}

@@ -60,14 +60,21 @@ static struct ibv_qp *rc_qp_in_init(struct ibv_pd *pd, struct ibv_cq *cq)
 	return qp;
 }
 
-/* Blocks in WAIT until the process dies or the device goes away. */
+/*
+ * Blocks in WAIT until the process dies or the device goes away, then
+ * prints what it returned and the values it reported (UINT64_MAX each
+ * when it reported none).
+ */
 static void *wait_forever(void *arg)
 {
+	uint64_t comp = UINT64_MAX, err = UINT64_MAX;
 	int rc = cntr_wait(ctx, &waited, 1ull << 40, NULL, HOLD_S * 1000,
-			   NULL, NULL);
+			   &comp, &err);
 
 	(void)arg;
-	printf("hold_cntrs: wait returned %s\n", strerror(rc));
+	printf("hold_cntrs: wait returned %s, values %llu %llu\n",
+	       strerror(rc), (unsigned long long)comp,
+	       (unsigned long long)err);
 	fflush(stdout);
 	return NULL;
 }

@@ -219,9 +219,9 @@ static int UVERBS_HANDLER(RXC_METHOD_COMP_CNTR_WAIT)(struct uverbs_attr_bundle *
 	}
 
 	ret = rxc_cntr_wait(cntr, threshold, err_base, timeout_ms, &comp, &err);
-	if (ret && ret != -ETIMEDOUT)
+	if (ret == -EINTR)
 		return ret;
-	/* What was seen last is worth having after a timeout too. */
+	/* What was seen last is worth having after a timeout or removal too. */
 	ret2 = rxc_cntr_copy_out(attrs, RXC_ATTR_COMP_CNTR_WAIT_COMP_VALUE, comp);
 	if (!ret2)
 		ret2 = rxc_cntr_copy_out(attrs, RXC_ATTR_COMP_CNTR_WAIT_ERR_VALUE,
