@@ -2,9 +2,11 @@
 /*
  * User contexts and the mapping of rings into user space.
  *
- * Core owns the lifetime of every mapping (rdma_user_mmap_entry): a ring's
- * pages are freed in rxc_mmap_free() only after its object is destroyed and
- * the last VMA is gone, so user space can never see freed memory.
+ * Core hands out the mmap offsets (rdma_user_mmap_entry) and calls
+ * rxc_mmap_free() once the object that owns the memory is destroyed.  A
+ * page still mapped then stays allocated: remap_vmalloc_range() took a
+ * reference on every page it mapped, which the unmap drops.  So user
+ * space never sees freed memory, but a mapping outlives its object.
  */
 #include <linux/slab.h>
 #include <linux/vmalloc.h>
@@ -25,10 +27,10 @@ void rxc_dealloc_ucontext(struct ib_ucontext *uctx)
 }
 
 /*
- * Device removal with contexts open: core destroys every object and zaps
- * every mapping itself, so there is nothing left for the driver to revoke.
- * Providing the op lets removal proceed instead of waiting for the
- * applications to exit.
+ * Device removal with contexts open: core destroys every object, and the
+ * mapped pages stay with the processes that map them (see above), so the
+ * driver has nothing to undo.  Providing the op lets removal proceed
+ * instead of waiting for the applications to exit.
  */
 void rxc_disassociate_ucontext(struct ib_ucontext *uctx)
 {
