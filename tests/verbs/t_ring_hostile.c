@@ -177,8 +177,107 @@ out:
 	CHECK_OK(ibv_destroy_cq(attr.send_cq));
 }
 
+/* A port counter of the device under test, or -1. */
+static long long port_counter(struct test_env *env, const char *name)
+{
+	char path[256];
+	long long v = -1;
+	FILE *f;
+
+	snprintf(path, sizeof(path),
+		 "/sys/class/infiniband/%s/ports/1/hw_counters/%s",
+		 env->dev_name, name);
+	f = fopen(path, "r");
+	if (f) {
+		if (fscanf(f, "%lld", &v) != 1)
+			v = -1;
+		fclose(f);
+	}
+	return v;
+}
+
+/* Posts @n (at most 4) sends in one call: one doorbell, one fetch. */
+static int post_sends(struct ibv_qp *qp, struct ibv_mr *mr, char *buf, int n)
+{
+	struct ibv_sge sge = { (uintptr_t)buf, 8, mr->lkey };
+	struct ibv_send_wr wr[4] = {}, *bad;
+	int i;
+
+	for (i = 0; i < n; i++) {
+		wr[i].opcode = IBV_WR_SEND;
+		wr[i].sg_list = &sge;
+		wr[i].num_sge = 1;
+		wr[i].next = i + 1 < n ? &wr[i + 1] : NULL;
+	}
+	return ibv_post_send(qp, wr, &bad);
+}
+
+/*
+ * A producer index moved back among WQEs the kernel has taken posts
+ * nothing: the fetch once ran round the ring from its own position to
+ * the new index, sending every stale slot and parsing in-flight WQEs
+ * again.  Three sends posted with one doorbell are taken together and
+ * stay in flight (no receive is posted, RNR retries are unlimited and
+ * half a second apart), so a correct fetch sends almost nothing more,
+ * while the old one sent a window's worth once the RNR wait ended.
+ */
+static void fetch_ignores_a_producer_index_moved_back(struct test_env *env)
+{
+	struct ibv_qp_init_attr attr = {
+		.qp_type = IBV_QPT_RC,
+		.cap = { .max_send_wr = SQ_WR, .max_recv_wr = 1,
+			 .max_send_sge = 1, .max_recv_sge = 1 },
+	};
+	struct ibv_qp_attr rnr = { .min_rnr_timer = 31 };	/* 491 ms */
+	static char buf[64];
+	struct rxe_queue_buf *sq;
+	struct ring_maps before;
+	struct ibv_qp *qp = NULL;
+	struct ibv_mr *mr;
+	long long sent;
+	uint32_t cons;
+
+	attr.send_cq = CHECK_NOT_NULL(ibv_create_cq(env->ctx, SQ_WR + 1, NULL,
+						    NULL, 0));
+	attr.recv_cq = attr.send_cq;
+	mr = CHECK_NOT_NULL(ibv_reg_mr(env->pd, buf, sizeof(buf), 0));
+	if (!attr.send_cq || !mr)
+		goto out;
+	uverbs_maps(&before);
+	qp = CHECK_NOT_NULL(ibv_create_qp(env->pd, &attr));
+	sq = qp ? find_sq(&before) : NULL;
+	if (!CHECK(sq && sq->index_mask == SQ_WR, "no send queue found") ||
+	    !CHECK_OK(qp_connect_self(env, qp)) ||
+	    !CHECK_OK(ibv_modify_qp(qp, &rnr, IBV_QP_MIN_RNR_TIMER)) ||
+	    !CHECK_OK(post_sends(qp, mr, buf, 3)))
+		goto out;
+	sleep_ms(100);
+
+	sent = port_counter(env, "sent_packets");
+	if (!CHECK(sent >= 0, "no sent_packets counter"))
+		goto out;
+	cons = __atomic_load_n(&sq->consumer_index, __ATOMIC_ACQUIRE);
+	__atomic_store_n(&sq->producer_index, (cons + 1) & SQ_WR,
+			 __ATOMIC_RELEASE);
+	/* Written at the moved index, then the doorbell. */
+	CHECK_OK(post_sends(qp, mr, buf, 1));
+	sleep_ms(1200);
+	/* A few RNR retries of the three sends at most. */
+	CHECK(port_counter(env, "sent_packets") - sent < 64,
+	      "%lld packets sent after the index moved back",
+	      port_counter(env, "sent_packets") - sent);
+out:
+	if (qp)
+		CHECK_OK(ibv_destroy_qp(qp));
+	if (mr)
+		CHECK_OK(ibv_dereg_mr(mr));
+	if (attr.send_cq)
+		CHECK_OK(ibv_destroy_cq(attr.send_cq));
+}
+
 static const struct test_case tests[] = {
 	TEST_CASE(flush_survives_a_producer_index_moving_back),
+	TEST_CASE(fetch_ignores_a_producer_index_moved_back),
 };
 
 int main(int argc, char **argv)

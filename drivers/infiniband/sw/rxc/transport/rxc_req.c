@@ -214,7 +214,24 @@ static void rxc_swqe_parse(struct rxc_qp *qp, struct rxe_send_wqe *wqe,
 		rxc_swqe_fail(w, status);
 }
 
-/* Copy newly posted WQEs out of the ring. */
+/* WQEs copied out of the ring per hold of the SQ lock: bounds IRQs off. */
+#define RXC_FETCH_BATCH		16
+
+/*
+ * How many WQEs past @req->tail the producer has posted.  The slots from
+ * the consumer index to @req->tail hold WQEs already taken: a producer
+ * index that user space moved back among them posts nothing new (and
+ * must not make the fetch run round the ring over them).
+ */
+static u32 rxc_req_new_wqes(const struct rxc_queue *q, u32 tail)
+{
+	u32 posted = rxc_q_count(q->prod, q->cons, q->mask);
+	u32 taken = rxc_q_count(tail, q->cons, q->mask);
+
+	return posted > taken ? posted - taken : 0;
+}
+
+/* Copy up to RXC_FETCH_BATCH newly posted WQEs out of the ring. */
 static void rxc_req_fetch(struct rxc_qp *qp)
 {
 	struct rxc_queue *q = &qp->sq.q;
@@ -222,10 +239,12 @@ static void rxc_req_fetch(struct rxc_qp *qp)
 	struct rxc_req *req = &qp->req;
 	unsigned long flags;
 	void *copy;
+	u32 n;
 
 	spin_lock_irqsave(&qp->sq.lock, flags);
 	rxc_queue_refresh(q);
-	while (req->tail != q->prod) {
+	n = min_t(u32, rxc_req_new_wqes(q, req->tail), RXC_FETCH_BATCH);
+	while (n--) {
 		copy = req->copy + req->tail * elem;
 		memcpy(copy, rxc_queue_elem(q, req->tail), elem);
 		rxc_swqe_parse(qp, copy, &req->wqe[req->tail]);
