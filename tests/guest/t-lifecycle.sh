@@ -33,6 +33,23 @@ for i in 1 2 3; do
 done
 run "duplicate link add fails" 30 sh -c "! rdma link add $DEV type $DEV_TYPE netdev $NETDEV"
 
+# Link adds racing on one netdev make one device, never more.  Each
+# round sends four requests at once (tools/link_add_race); the first
+# device in a namespace opens its sockets, which keeps the window between
+# the check and the device's listing wide.
+race=${RXC_REPO:-/nonexistent}/build/tests/tools/link_add_race
+one_device() { [ "$(rdma link show | grep -cw "netdev $NETDEV")" -eq 1 ]; }
+for i in 1 2 3; do
+	run "race $i: link delete" 30 rdma link delete "$DEV"
+	run "race $i: four link adds at once" 30 \
+		"$race" "$DEV_TYPE" "$NETDEV" "${DEV}a" "${DEV}b" "${DEV}c" "${DEV}d"
+	check "race $i: one device results" one_device
+	for d in a b c d; do
+		rdma link delete "$DEV$d" 2>/dev/null || true
+	done
+	run "race $i: link add $DEV" 30 rdma link add "$DEV" type "$DEV_TYPE" netdev "$NETDEV"
+done
+
 # Unloading the driver must remove a device that still exists.
 run "rmmod $DRV_MOD with $DEV present" 30 rmmod "$DRV_MOD"
 check "$DEV removed by rmmod" gone

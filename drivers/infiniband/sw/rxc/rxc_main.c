@@ -160,8 +160,14 @@ static int rxc_check_netdev(const char *ibdev_name, struct net_device *ndev)
 	return 0;
 }
 
-/* rdma link add NAME type rxc netdev NDEV; process context, may sleep. */
-static int rxc_newlink(const char *ibdev_name, struct net_device *ndev)
+/*
+ * Serializes rxc_newlink(): core runs "rdma link add" commands in
+ * parallel, and the one-device-per-netdev check must hold until the new
+ * device is listed.
+ */
+static DEFINE_MUTEX(rxc_newlink_lock);
+
+static int rxc_newlink_locked(const char *ibdev_name, struct net_device *ndev)
 {
 	struct rxc_dev *rxc;
 	int err;
@@ -203,6 +209,17 @@ static int rxc_newlink(const char *ibdev_name, struct net_device *ndev)
 		/* Runs rxc_dealloc_driver(), which undoes rxc_dev_init(). */
 		ib_dealloc_device(&rxc->ib_dev);
 	}
+	return err;
+}
+
+/* rdma link add NAME type rxc netdev NDEV; process context, may sleep. */
+static int rxc_newlink(const char *ibdev_name, struct net_device *ndev)
+{
+	int err;
+
+	mutex_lock(&rxc_newlink_lock);
+	err = rxc_newlink_locked(ibdev_name, ndev);
+	mutex_unlock(&rxc_newlink_lock);
 	return err;
 }
 
