@@ -105,17 +105,36 @@ bool rxc_cntr_remote_op_valid(u32 op)
 }
 EXPORT_SYMBOL_IF_KUNIT(rxc_cntr_remote_op_valid);
 
+/* Attempts at a wrapping update before it stops racing another writer. */
+#define RXC_CNTR_CMPXCHG_TRIES	16
+
 /*
  * Fully ordered (not only release): the waiter check that follows must
  * not be reordered before the new value is visible.
+ *
+ * The value may live in memory user space can write, so no loop may
+ * depend on it staying put.  A 64-bit counter wraps as the CPU adds.  A
+ * narrower one is updated with a bounded number of compare-and-swaps;
+ * a value that keeps changing under them gets an add and then a mask,
+ * which interleave with other updates to the right sum, at the cost of a
+ * reader between the two briefly seeing a value above max_value.
  */
 static void rxc_cntr_add(atomic64_t *v, u64 n, u64 max_value)
 {
-	s64 old = atomic64_read(v);
+	s64 old;
+	int i;
 
-	while (!atomic64_try_cmpxchg(v, &old,
-				     rxc_cntr_wrap_add(old, n, max_value)))
-		;
+	if (max_value == U64_MAX) {
+		atomic64_add_return(n, v);
+		return;
+	}
+	old = atomic64_read(v);
+	for (i = 0; i < RXC_CNTR_CMPXCHG_TRIES; i++)
+		if (atomic64_try_cmpxchg(v, &old,
+					 rxc_cntr_wrap_add(old, n, max_value)))
+			return;
+	atomic64_add_return(n, v);
+	atomic64_fetch_and(max_value, v);
 }
 
 /*
