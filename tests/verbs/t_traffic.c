@@ -570,6 +570,52 @@ out:
 	loop_destroy(&l);
 }
 
+/* A CQ that overflows is in error, and so is the QP completing into it. */
+static void cq_overflow_moves_the_qp_to_err(struct test_env *env)
+{
+	struct ibv_send_wr wr[3] = {}, *bad;
+	static char buf[64];
+	struct ibv_qp *qp = NULL;
+	struct ibv_mr *mr = NULL;
+	struct ibv_sge sge;
+	struct ibv_cq *cq;
+	int i;
+
+	cq = CHECK_NOT_NULL(ibv_create_cq(env->ctx, 1, NULL, NULL, 0));
+	if (!cq)
+		return;
+	mr = CHECK_NOT_NULL(ibv_reg_mr(env->pd, buf, sizeof(buf), ALL_ACCESS));
+	qp = mr ? CHECK_NOT_NULL(create_test_qp(env, IBV_QPT_RC, cq, NULL)) :
+		  NULL;
+	if (!qp || !CHECK_OK(qp_connect_self(env, qp)))
+		goto out;
+	if (!CHECK(cq->cqe < 3, "a CQ of %d entries cannot overflow", cq->cqe))
+		goto out;
+	sge = (struct ibv_sge){ (uintptr_t)buf, 8, mr->lkey };
+	for (i = 0; i < 3; i++) {
+		wr[i].wr_id = i;
+		wr[i].opcode = IBV_WR_RDMA_WRITE;
+		wr[i].send_flags = IBV_SEND_SIGNALED;
+		wr[i].sg_list = &sge;
+		wr[i].num_sge = 1;
+		wr[i].wr.rdma.remote_addr = (uintptr_t)buf + 32;
+		wr[i].wr.rdma.rkey = mr->rkey;
+		wr[i].next = i < 2 ? &wr[i + 1] : NULL;
+	}
+	if (!CHECK_OK(ibv_post_send(qp, wr, &bad)))
+		goto out;
+	/* Nothing polls the CQ: the second completion has no room. */
+	for (i = 0; i < 50 && query_qp_state(qp) != IBV_QPS_ERR; i++)
+		sleep_ms(20);
+	CHECK_EQ(query_qp_state(qp), IBV_QPS_ERR);
+out:
+	if (qp)
+		CHECK_OK(ibv_destroy_qp(qp));
+	if (mr)
+		CHECK_OK(ibv_dereg_mr(mr));
+	CHECK_OK(ibv_destroy_cq(cq));
+}
+
 static void rc_rdma_write_to_readonly_mr_completes_with_access_error(
 	struct test_env *env)
 {
@@ -942,6 +988,7 @@ static const struct test_case tests[] = {
 	TEST_CASE(ud_send_with_wrong_qkey_is_dropped),
 	TEST_CASE(rc_send_with_bad_lkey_completes_with_local_protection_error),
 	TEST_CASE(rc_write_behind_a_failed_request_is_flushed_not_executed),
+	TEST_CASE(cq_overflow_moves_the_qp_to_err),
 	TEST_CASE(rc_rdma_write_to_readonly_mr_completes_with_access_error),
 	TEST_CASE(rc_send_without_receive_completes_with_rnr_retry_exceeded),
 	TEST_CASE(srq_limit_event_fires_when_receives_drop_below_limit),

@@ -59,7 +59,12 @@ void rxc_complete_wr(struct rxc_qp *qp, const struct rxc_completion *c)
 		rxc_stat_inc(rxc, RXC_STAT_UNSIGNALED);
 		return;
 	}
-	rxc_cq_post(c->recv ? qp->rcq : qp->scq, qp, c);
+	/*
+	 * A CQ that overflowed is in error, and so are the QPs that complete
+	 * into it: the task flushes this one.
+	 */
+	if (rxc_cq_post(c->recv ? qp->rcq : qp->scq, qp, c) == -EOVERFLOW)
+		rxc_qp_error(qp);
 }
 
 /* Work requests taken off a queue per hold of its lock: bounds IRQs off. */
