@@ -136,6 +136,16 @@ int query_qp_state(struct ibv_qp *qp);
  */
 int poll_cq_wait(struct ibv_cq *cq, struct ibv_wc *wc, int n);
 
+/* Waits for exactly one completion on @cq into @wc; false on a timeout. */
+bool wait_one(struct ibv_cq *cq, struct ibv_wc *wc);
+
+/*
+ * Checks a completion's wr_id and status, and its opcode when it
+ * succeeded (the opcode of an error completion is undefined).
+ */
+void check_wc(const struct ibv_wc *wc, uint64_t wr_id,
+	      enum ibv_wc_status status, enum ibv_wc_opcode opcode);
+
 /*
  * True when the device under test is the kernel's rdma_rxe ($DEV_TYPE is
  * "rxe", or else the name starts with "rxe"), whose 6.1 bugs some tests

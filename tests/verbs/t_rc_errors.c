@@ -244,24 +244,6 @@ static uint64_t b_addr(struct duo *d, uint32_t off)
 	return (uintptr_t)d->buf[B] + off;
 }
 
-static bool wait_one(struct ibv_cq *cq, struct ibv_wc *wc)
-{
-	return CHECK(poll_cq_wait(cq, wc, 1) == 1,
-		     "no completion within %d ms", TEST_TIMEOUT_MS);
-}
-
-static void check_wc(const struct ibv_wc *wc, uint64_t wr_id,
-		     enum ibv_wc_status status, enum ibv_wc_opcode opcode)
-{
-	CHECK(wc->status == status, "wr_id %llu: status %s, expected %s",
-	      (unsigned long long)wc->wr_id, ibv_wc_status_str(wc->status),
-	      ibv_wc_status_str(status));
-	CHECK_EQ(wc->wr_id, wr_id);
-	/* The opcode is undefined in error completions (ibv_poll_cq(3)). */
-	if (status == IBV_WC_SUCCESS)
-		CHECK_EQ(wc->opcode, opcode);
-}
-
 /* Waits for the next completion on @cq and checks it. */
 static void expect_wc(struct ibv_cq *cq, uint64_t wr_id,
 		      enum ibv_wc_status status, enum ibv_wc_opcode opcode)

@@ -41,23 +41,24 @@ static int post_send(struct loop *l, struct ibv_send_wr *wr)
 	return ibv_post_send(l->qp, wr, &bad);
 }
 
-/* Waits for exactly one completion on @cq into @wc. */
-static bool wait_one(struct ibv_cq *cq, struct ibv_wc *wc)
+/* Posts @wr signaled with one SGE of @len bytes at @addr (post_send()). */
+static int post_one(struct loop *l, struct ibv_send_wr *wr,
+		    struct ibv_sge *sge, void *addr, uint32_t len, uint32_t lkey)
 {
-	return CHECK(poll_cq_wait(cq, wc, 1) == 1,
-		     "no completion within %d ms", TEST_TIMEOUT_MS);
+	*sge = (struct ibv_sge){ (uintptr_t)addr, len, lkey };
+	wr->sg_list = sge;
+	wr->num_sge = 1;
+	return post_send(l, wr);
 }
 
-static void check_wc(const struct ibv_wc *wc, uint64_t wr_id,
-		     enum ibv_wc_status status, enum ibv_wc_opcode opcode)
+/* As post_one(), for an RDMA request to @remote under @rkey. */
+static int post_rdma(struct loop *l, struct ibv_send_wr *wr,
+		     struct ibv_sge *sge, void *addr, uint32_t len,
+		     void *remote, uint32_t rkey)
 {
-	CHECK(wc->status == status, "wr_id %llu: status %s, expected %s",
-	      (unsigned long long)wc->wr_id, ibv_wc_status_str(wc->status),
-	      ibv_wc_status_str(status));
-	CHECK_EQ(wc->wr_id, wr_id);
-	/* The opcode is undefined in error completions (ibv_poll_cq(3)). */
-	if (status == IBV_WC_SUCCESS)
-		CHECK_EQ(wc->opcode, opcode);
+	wr->wr.rdma.remote_addr = (uintptr_t)remote;
+	wr->wr.rdma.rkey = rkey;
+	return post_one(l, wr, sge, addr, len, l->mr->lkey);
 }
 
 static void rc_send_delivers_data_and_completes_both_sides(
@@ -72,10 +73,7 @@ static void rc_send_delivers_data_and_completes_both_sides(
 		return;
 	if (!CHECK_OK(post_recv(&l, 3, l.dst, HALF)))
 		goto out;
-	sge = (struct ibv_sge){ (uintptr_t)l.src, 3000, l.mr->lkey };
-	wr.sg_list = &sge;
-	wr.num_sge = 1;
-	if (!CHECK_OK(post_send(&l, &wr)))
+	if (!CHECK_OK(post_one(&l, &wr, &sge, l.src, 3000, l.mr->lkey)))
 		goto out;
 
 	if (wait_one(l.scq, &wc))
@@ -105,10 +103,7 @@ static void rc_send_with_imm_delivers_immediate_data(struct test_env *env)
 		return;
 	if (!CHECK_OK(post_recv(&l, 2, l.dst, HALF)))
 		goto out;
-	sge = (struct ibv_sge){ (uintptr_t)l.src, 16, l.mr->lkey };
-	wr.sg_list = &sge;
-	wr.num_sge = 1;
-	if (!CHECK_OK(post_send(&l, &wr)))
+	if (!CHECK_OK(post_one(&l, &wr, &sge, l.src, 16, l.mr->lkey)))
 		goto out;
 
 	if (wait_one(l.scq, &wc))
@@ -137,11 +132,8 @@ static void rc_send_inline_delivers_data(struct test_env *env)
 		goto out;
 	/* Inline data needs no lkey, and the buffer is free at once. */
 	memset(data, 0x5c, sizeof(data));
-	sge = (struct ibv_sge){ (uintptr_t)data, sizeof(data), 0 };
-	wr.sg_list = &sge;
-	wr.num_sge = 1;
 	wr.send_flags = IBV_SEND_INLINE;
-	if (!CHECK_OK(post_send(&l, &wr)))
+	if (!CHECK_OK(post_one(&l, &wr, &sge, data, sizeof(data), 0)))
 		goto out;
 	memset(data, 0, sizeof(data));
 
@@ -247,12 +239,8 @@ static void rc_rdma_write_places_data_without_receive(struct test_env *env)
 
 	if (!loop_connect(env, &l, IBV_QPT_RC, ALL_ACCESS))
 		return;
-	sge = (struct ibv_sge){ (uintptr_t)l.src, HALF, l.mr->lkey };
-	wr.sg_list = &sge;
-	wr.num_sge = 1;
-	wr.wr.rdma.remote_addr = (uintptr_t)l.dst;
-	wr.wr.rdma.rkey = l.mr->rkey;
-	if (!CHECK_OK(post_send(&l, &wr)))
+	if (!CHECK_OK(post_rdma(&l, &wr, &sge, l.src, HALF, l.dst,
+				    l.mr->rkey)))
 		goto out;
 
 	if (wait_one(l.scq, &wc)) {
@@ -278,12 +266,8 @@ static void rc_rdma_write_with_imm_consumes_a_receive(struct test_env *env)
 		return;
 	if (!CHECK_OK(post_recv(&l, 6, NULL, 0)))
 		goto out;
-	sge = (struct ibv_sge){ (uintptr_t)l.src, 512, l.mr->lkey };
-	wr.sg_list = &sge;
-	wr.num_sge = 1;
-	wr.wr.rdma.remote_addr = (uintptr_t)l.dst;
-	wr.wr.rdma.rkey = l.mr->rkey;
-	if (!CHECK_OK(post_send(&l, &wr)))
+	if (!CHECK_OK(post_rdma(&l, &wr, &sge, l.src, 512, l.dst,
+				    l.mr->rkey)))
 		goto out;
 
 	if (wait_one(l.scq, &wc))
@@ -309,12 +293,8 @@ static void rc_rdma_read_fetches_remote_data(struct test_env *env)
 	if (!loop_connect(env, &l, IBV_QPT_RC, ALL_ACCESS))
 		return;
 	/* Read the source half into the destination half. */
-	sge = (struct ibv_sge){ (uintptr_t)l.dst, HALF, l.mr->lkey };
-	wr.sg_list = &sge;
-	wr.num_sge = 1;
-	wr.wr.rdma.remote_addr = (uintptr_t)l.src;
-	wr.wr.rdma.rkey = l.mr->rkey;
-	if (!CHECK_OK(post_send(&l, &wr)))
+	if (!CHECK_OK(post_rdma(&l, &wr, &sge, l.dst, HALF, l.src,
+				    l.mr->rkey)))
 		goto out;
 
 	if (wait_one(l.scq, &wc)) {
@@ -399,10 +379,7 @@ static void uc_send_and_rdma_write_deliver_data(struct test_env *env)
 		return;
 	if (!CHECK_OK(post_recv(&l, 2, l.dst, HALF)))
 		goto out;
-	sge = (struct ibv_sge){ (uintptr_t)l.src, 2000, l.mr->lkey };
-	wr.sg_list = &sge;
-	wr.num_sge = 1;
-	if (!CHECK_OK(post_send(&l, &wr)))
+	if (!CHECK_OK(post_one(&l, &wr, &sge, l.src, 2000, l.mr->lkey)))
 		goto out;
 	if (wait_one(l.scq, &wc))
 		check_wc(&wc, 1, IBV_WC_SUCCESS, IBV_WC_SEND);
@@ -441,10 +418,7 @@ static void ud_send_arrives_with_grh_and_source_qp(struct test_env *env)
 	/* A UD receive buffer starts with room for the 40-byte GRH. */
 	if (!CHECK_OK(post_recv(&l, 2, l.dst, GRH_LEN + 512)))
 		goto out;
-	sge = (struct ibv_sge){ (uintptr_t)l.src, 512, l.mr->lkey };
-	wr.sg_list = &sge;
-	wr.num_sge = 1;
-	if (!CHECK_OK(post_send(&l, &wr)))
+	if (!CHECK_OK(post_one(&l, &wr, &sge, l.src, 512, l.mr->lkey)))
 		goto out;
 
 	if (wait_one(l.scq, &wc))
@@ -512,10 +486,7 @@ static void rc_send_with_bad_lkey_completes_with_local_protection_error(
 		return;
 	if (!CHECK_OK(post_recv(&l, 5, l.dst, HALF)))
 		goto out;
-	sge = (struct ibv_sge){ (uintptr_t)l.src, 64, l.mr->lkey ^ 0x80 };
-	wr.sg_list = &sge;
-	wr.num_sge = 1;
-	if (!CHECK_OK(post_send(&l, &wr)))
+	if (!CHECK_OK(post_one(&l, &wr, &sge, l.src, 64, l.mr->lkey ^ 0x80)))
 		goto out;
 
 	if (wait_one(l.scq, &wc))
@@ -633,12 +604,8 @@ static void rc_rdma_write_to_readonly_mr_completes_with_access_error(
 				       IBV_ACCESS_REMOTE_READ));
 	if (!ro)
 		goto out;
-	sge = (struct ibv_sge){ (uintptr_t)l.src, 64, l.mr->lkey };
-	wr.sg_list = &sge;
-	wr.num_sge = 1;
-	wr.wr.rdma.remote_addr = (uintptr_t)l.dst;
-	wr.wr.rdma.rkey = ro->rkey;
-	if (!CHECK_OK(post_send(&l, &wr)))
+	if (!CHECK_OK(post_rdma(&l, &wr, &sge, l.src, 64, l.dst,
+				    ro->rkey)))
 		goto out;
 
 	if (wait_one(l.scq, &wc))
@@ -653,7 +620,7 @@ out:
 static void rc_send_without_receive_completes_with_rnr_retry_exceeded(
 	struct test_env *env)
 {
-	struct ibv_send_wr wr = { .wr_id = 8, .opcode = IBV_WR_SEND }, *bad;
+	struct ibv_send_wr wr = { .wr_id = 8, .opcode = IBV_WR_SEND };
 	struct ibv_qp_attr attr = {
 		.qp_state = IBV_QPS_RTS, .sq_psn = TEST_SQ_PSN,
 		.timeout = 14, .retry_cnt = 7, .rnr_retry = 0,
@@ -673,11 +640,7 @@ static void rc_send_without_receive_completes_with_rnr_retry_exceeded(
 				    IBV_QP_MAX_QP_RD_ATOMIC)))
 		goto out;
 
-	sge = (struct ibv_sge){ (uintptr_t)l.src, 64, l.mr->lkey };
-	wr.sg_list = &sge;
-	wr.num_sge = 1;
-	wr.send_flags = IBV_SEND_SIGNALED;
-	if (!CHECK_OK(ibv_post_send(l.qp, &wr, &bad)))
+	if (!CHECK_OK(post_one(&l, &wr, &sge, l.src, 64, l.mr->lkey)))
 		goto out;
 	if (wait_one(l.scq, &wc))
 		check_wc(&wc, 8, IBV_WC_RNR_RETRY_EXC_ERR, 0);
@@ -910,12 +873,8 @@ static void dereg_mr_fails_with_ebusy_while_a_window_is_bound(
 		goto out;
 
 	/* Still registered, and reachable through the window. */
-	sge = (struct ibv_sge){ (uintptr_t)l.src, 64, l.mr->lkey };
-	wr.sg_list = &sge;
-	wr.num_sge = 1;
-	wr.wr.rdma.remote_addr = (uintptr_t)l.dst;
-	wr.wr.rdma.rkey = mw->rkey;
-	if (CHECK_OK(post_send(&l, &wr)) && wait_one(l.scq, &wc)) {
+	if (CHECK_OK(post_rdma(&l, &wr, &sge, l.src, 64, l.dst, mw->rkey)) &&
+	    wait_one(l.scq, &wc)) {
 		check_wc(&wc, 5, IBV_WC_SUCCESS, IBV_WC_RDMA_WRITE);
 		CHECK(!memcmp(l.dst, l.src, 64), "written data differs");
 	}
