@@ -8,7 +8,8 @@
 # Exit status is non-zero when anything failed (a VM timeout included).
 #
 # Environment: RXC_KERNELS="stock debug", RXC_GROUPS (some guest groups only,
-# see tests/guest/run-all.sh), DEV_TYPE=rxc|rxe (default rxc once
+# see tests/guest/run-all.sh), RXC_FUZZ_PACKETS / RXC_FUZZ_SEED (the packet
+# fuzzer's length and seed), DEV_TYPE=rxc|rxe (default rxc once
 # vm/build-modules.sh exists, else rxe), RXC_RESULTS (default build/vm-results),
 # RXC_TIMEOUT_STOCK / RXC_TIMEOUT_DEBUG (seconds per VM run).
 set -euo pipefail
@@ -123,7 +124,9 @@ run_kernel() {
 		--env "DEV_TYPE=$DEV_TYPE" --env "VERBS_DIR=$repo/build/tests/verbs" \
 		--env "RXC_DATA_PATH=${RXC_DATA_PATH:-1}" \
 		--env "RXC_NETNS_TRAFFIC=${RXC_NETNS_TRAFFIC:-1}" \
-		--env "RXC_GROUPS=${RXC_GROUPS:-}" || rc=$?
+		--env "RXC_GROUPS=${RXC_GROUPS:-}" \
+		--env "RXC_FUZZ_PACKETS=${RXC_FUZZ_PACKETS:-}" \
+		--env "RXC_FUZZ_SEED=${RXC_FUZZ_SEED:-}" || rc=$?
 	case $rc in
 	0) kres ok "vm: guest suite completed" ;;
 	124) kres "not ok" "vm: timed out after ${tmo}s" ;;

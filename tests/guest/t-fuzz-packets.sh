@@ -1,0 +1,73 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+#
+# The packet fuzzer (roce_fuzz.py) against a live RC connection: rc_xfer
+# moves data from $DEV to the peer's device and checks every byte, while
+# the fuzzer, in the peer's namespace, captures the connection's packets
+# and sends mutated copies at $DEV.  Every mutation must be dropped: the
+# transfer completes with every byte right, the drops are counted, and
+# the kernel log stays clean (scan-dmesg).
+#
+# RXC_FUZZ_PACKETS (default 2000, the CI smoke; a quarter of that on a
+# slow debug kernel) sets how many packets go out; the transfer grows with
+# it.  RXC_FUZZ_SEED fixes the mutations.
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+. "$here/lib.sh"
+SUITE=fuzz-packets
+xfer=${RXC_REPO:-/nonexistent}/build/tests/tools/rc_xfer
+if [ "$SLOW" -gt 1 ]; then count=${RXC_FUZZ_PACKETS:-500}; else count=${RXC_FUZZ_PACKETS:-2000}; fi
+seed=${RXC_FUZZ_SEED:-$RANDOM}
+
+if [ "$DEV_TYPE" != rxc ] || ! dev_exists; then
+	skip "packet fuzzer" "needs an rxc device and a peer namespace"
+	exit 0
+fi
+skip_if_no_traffic "packet fuzzer" && exit 0
+if [ ! -x "$xfer" ]; then
+	skip "packet fuzzer" "rc_xfer not built: $xfer"
+	exit 0
+fi
+PAIR_LOGS=$RESULTS/fuzz-packets
+mkdir -p "$PAIR_LOGS"
+stop=$PAIR_LOGS/stop
+trap 'touch "$stop"; peer_cleanup' EXIT
+peer_up
+PORT=18950
+
+drops="rcv_wrong_peer rcv_icrc_errors rcv_truncated rcv_malformed rcv_no_qp rcv_qp_dropped"
+declare -A before
+for c in $drops; do before[$c]=$(hw_counter "$CLI_DEV" "$c"); done
+
+rm -f "$stop"
+"${SRV[@]}" /usr/bin/python3 "$here/roce_fuzz.py" --iface veth1 \
+	--target "$IPADDR" --peer "$SRV_IP" --seed "$seed" --count "$count" \
+	--seconds $((600 * SLOW)) --stop-file "$stop" >"$PAIR_LOGS/fuzz.log" 2>&1 &
+fpid=$!
+
+# Enough messages to outlast the fuzzer; the client stops it when done.
+n=$((2 * count + 1000))
+PAIR_SECS=900 pair "rc_xfer: $n RDMA WRITEs with immediate under the fuzzer, every byte checked" chk_xfer -- \
+	"$xfer" -d "$SRV_DEV" -g "$SRV_GID" -p "$PORT" -o write -s 2000 -n "$n" -w 8 -T $((850 * SLOW)) -- \
+	"$xfer" -d "$CLI_DEV" -g "$CLI_GID" -p "$PORT" -o write -s 2000 -n "$n" -w 8 -T $((850 * SLOW)) "$SRV_IP"
+touch "$stop"
+rc=0
+wait "$fpid" || rc=$?
+cat "$PAIR_LOGS/fuzz.log"
+check "the fuzzer ran (seed $seed)" test "$rc" -eq 0
+sent=$(sed -n 's/^roce_fuzz: sent \([0-9]*\):.*/\1/p' "$PAIR_LOGS/fuzz.log")
+check "the fuzzer sent packets during the transfer" test "${sent:-0}" -gt 0
+
+total=0
+for c in $drops; do
+	d=$(($(hw_counter "$CLI_DEV" "$c") - ${before[$c]:-0}))
+	echo "$CLI_DEV $c: +$d"
+	total=$((total + d))
+done
+# Some mutations never reach the device (the IP layer drops a bad
+# length), so the drops may fall short of what was sent, never exceed it
+# by much (the transfer itself causes none).
+check "$CLI_DEV dropped fuzzed packets and counted why" test "$total" -gt 0
+check "$DEV port still active" port_active
+
+peer_down
