@@ -127,7 +127,7 @@ static void rxc_dev_init(struct rxc_dev *rxc, struct net_device *ndev)
 	lockdep_set_class(&rxc->qp_xa.xa_lock, &rxc_qp_xa_key);
 	rxc->next_qpn = RXC_MIN_QPN;
 	xa_init_flags(&rxc->key_xa, XA_FLAGS_ALLOC1);
-	xa_init_flags(&rxc->ah_xa, XA_FLAGS_ALLOC1);
+	xa_init_flags(&rxc->ah_xa, XA_FLAGS_ALLOC1 | XA_FLAGS_LOCK_IRQ);
 	xa_init_flags(&rxc->srq_xa, XA_FLAGS_ALLOC1);
 	rxc->port_active = rxc_netdev_port_active(ndev);
 	ib_set_device_ops(&rxc->ib_dev, &rxc_main_ops);
