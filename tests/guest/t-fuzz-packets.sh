@@ -10,7 +10,7 @@
 #
 # RXC_FUZZ_PACKETS (default 2000, the CI smoke; a quarter of that on a
 # slow debug kernel) sets how many packets go out; the transfer grows with
-# it.  RXC_FUZZ_SEED fixes the mutations.
+# it in rounds.  RXC_FUZZ_SEED fixes the mutations.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib.sh"
@@ -42,14 +42,23 @@ for c in $drops; do before[$c]=$(hw_counter "$CLI_DEV" "$c"); done
 rm -f "$stop"
 "${SRV[@]}" /usr/bin/python3 "$here/roce_fuzz.py" --iface veth1 \
 	--target "$IPADDR" --peer "$SRV_IP" --seed "$seed" --count "$count" \
-	--seconds $((600 * SLOW)) --stop-file "$stop" >"$PAIR_LOGS/fuzz.log" 2>&1 &
+	--seconds $((600 * SLOW + count / 10)) --stop-file "$stop" >"$PAIR_LOGS/fuzz.log" 2>&1 &
 fpid=$!
 
-# Enough messages to outlast the fuzzer; the client stops it when done.
-n=$((2 * count + 1000))
-PAIR_SECS=900 pair "rc_xfer: $n RDMA WRITEs with immediate under the fuzzer, every byte checked" chk_xfer -- \
-	"$xfer" -d "$SRV_DEV" -g "$SRV_GID" -p "$PORT" -o write -s 2000 -n "$n" -w 8 -T $((850 * SLOW)) -- \
-	"$xfer" -d "$CLI_DEV" -g "$CLI_GID" -p "$PORT" -o write -s 2000 -n "$n" -w 8 -T $((850 * SLOW)) "$SRV_IP"
+# Transfers back to back, each with every byte checked, for as long as
+# the fuzzer runs: one buffer cannot hold a long run's worth of messages.
+# The round cap bounds a fuzzer that stalls; the client stops it when done.
+n=4000
+max_rounds=$((2 + count / 1000))
+round=0
+while :; do
+	round=$((round + 1))
+	PAIR_SECS=300 pair "round $round: rc_xfer: $n RDMA WRITEs with immediate under the fuzzer, every byte checked" chk_xfer -- \
+		"$xfer" -d "$SRV_DEV" -g "$SRV_GID" -p "$PORT" -o write -s 2000 -n "$n" -w 8 -T $((280 * SLOW)) -- \
+		"$xfer" -d "$CLI_DEV" -g "$CLI_GID" -p "$PORT" -o write -s 2000 -n "$n" -w 8 -T $((280 * SLOW)) "$SRV_IP"
+	kill -0 "$fpid" 2>/dev/null || break
+	[ "$round" -lt "$max_rounds" ] || break
+done
 touch "$stop"
 rc=0
 wait "$fpid" || rc=$?
