@@ -2,6 +2,7 @@
 /*
  * The environment every verbs test runs in: see fixture.h.
  */
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -440,6 +441,34 @@ bool wait_one(struct ibv_cq *cq, struct ibv_wc *wc)
 {
 	return CHECK(poll_cq_wait(cq, wc, 1) == 1,
 		     "no completion within %d ms", TEST_TIMEOUT_MS);
+}
+
+bool get_async_event(struct test_env *env, struct ibv_async_event *ev)
+{
+	struct pollfd pfd = { .fd = env->ctx->async_fd, .events = POLLIN };
+
+	if (poll(&pfd, 1, TEST_TIMEOUT_MS) != 1)
+		return false;
+	return ibv_get_async_event(env->ctx, ev) == 0;
+}
+
+/* Events looked at before giving up on the one expected. */
+#define EVENTS_PASSED_OVER	8
+
+bool expect_qp_event(struct test_env *env, struct ibv_qp *qp,
+		     enum ibv_event_type type)
+{
+	struct ibv_async_event ev;
+	bool found = false;
+	int i;
+
+	for (i = 0; i < EVENTS_PASSED_OVER && !found &&
+		    get_async_event(env, &ev); i++) {
+		found = ev.event_type == type && ev.element.qp == qp;
+		ibv_ack_async_event(&ev);
+	}
+	return CHECK(found, "no %s event on QP %#x",
+		     ibv_event_type_str(type), qp->qp_num);
 }
 
 void check_wc(const struct ibv_wc *wc, uint64_t wr_id,

@@ -146,6 +146,17 @@ bool wait_one(struct ibv_cq *cq, struct ibv_wc *wc);
 void check_wc(const struct ibv_wc *wc, uint64_t wr_id,
 	      enum ibv_wc_status status, enum ibv_wc_opcode opcode);
 
+/* Waits for one async event on the context; false after TEST_TIMEOUT_MS. */
+bool get_async_event(struct test_env *env, struct ibv_async_event *ev);
+
+/*
+ * Waits for the affiliated event @type on @qp and records a failure when
+ * none comes.  Events that come before it are acknowledged and passed
+ * over: one error may raise several (a CQ's and its QPs').
+ */
+bool expect_qp_event(struct test_env *env, struct ibv_qp *qp,
+		     enum ibv_event_type type);
+
 /*
  * True when the device under test is the kernel's rdma_rxe ($DEV_TYPE is
  * "rxe", or else the name starts with "rxe"), whose 6.1 bugs some tests

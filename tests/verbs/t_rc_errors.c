@@ -396,19 +396,31 @@ out:
 }
 
 /*
- * One RDMA or atomic request from a to b that b must refuse: a sees
- * @status, goes to ERR, and b's memory is untouched.
+ * The affiliated event b's owner gets when b refuses a request that
+ * consumed none of its WQEs (IBA 11.6.3): a's completion status says
+ * which kind of refusal it was.
  */
-static void refused(struct test_env *env, enum ibv_wr_opcode op,
-		    int b_access, uint32_t off, uint32_t len,
-		    uint32_t rkey_xor, enum ibv_wc_status status)
+static void expect_b_event(struct test_env *env, struct duo *d,
+			   enum ibv_wc_status status)
 {
-	struct duo_opts o = default_opts;
+	expect_qp_event(env, d->qp[B], status == IBV_WC_REM_ACCESS_ERR ?
+				       IBV_EVENT_QP_ACCESS_ERR :
+				       IBV_EVENT_QP_REQ_ERR);
+}
+
+/*
+ * One RDMA or atomic request from a to b that b must refuse: a sees
+ * @status, goes to ERR, b's owner gets the event that says why, and b's
+ * memory is untouched.
+ */
+static void refused_with(struct test_env *env, const struct duo_opts *o,
+			 enum ibv_wr_opcode op, uint32_t off, uint32_t len,
+			 uint32_t rkey_xor, enum ibv_wc_status status)
+{
 	struct duo d;
 	int i;
 
-	o.b_mr_access = b_access;
-	if (!duo_connect(env, &d, &o))
+	if (!duo_connect(env, &d, o))
 		return;
 	for (i = 0; i < DUO_LEN; i++)
 		d.buf[B][i] = 0x3c;
@@ -420,12 +432,23 @@ static void refused(struct test_env *env, enum ibv_wr_opcode op,
 	expect_wc(d.scq[A], 1, status, 0);
 	expect_wc(d.scq[A], 2, IBV_WC_WR_FLUSH_ERR, 0);
 	CHECK_EQ(query_qp_state(d.qp[A]), IBV_QPS_ERR);
+	expect_b_event(env, &d, status);
 	for (i = 0; i < DUO_LEN; i++)
 		if (d.buf[B][i] != 0x3c)
 			break;
 	CHECK(i == DUO_LEN, "b's memory changed at offset %d", i);
 out:
 	duo_destroy(&d);
+}
+
+static void refused(struct test_env *env, enum ibv_wr_opcode op,
+		    int b_access, uint32_t off, uint32_t len,
+		    uint32_t rkey_xor, enum ibv_wc_status status)
+{
+	struct duo_opts o = default_opts;
+
+	o.b_mr_access = b_access;
+	refused_with(env, &o, op, off, len, rkey_xor, status);
 }
 
 static void rdma_write_with_bad_rkey_fails_with_rem_access_err(
@@ -546,6 +569,7 @@ static void misaligned_atomic_fails_at_the_responder_with_rem_inv_req_err(
 		goto out;
 	expect_wc(d.scq[A], 1, IBV_WC_REM_INV_REQ_ERR, 0);
 	CHECK_EQ(query_qp_state(d.qp[A]), IBV_QPS_ERR);
+	expect_b_event(env, &d, IBV_WC_REM_INV_REQ_ERR);
 	for (i = 0; i < DUO_LEN; i++)
 		if (d.buf[B][i] != 0x3c)
 			break;

@@ -64,7 +64,7 @@ void rxc_complete_wr(struct rxc_qp *qp, const struct rxc_completion *c)
 	 * into it: the task flushes this one.
 	 */
 	if (rxc_cq_post(c->recv ? qp->rcq : qp->scq, qp, c) == -EOVERFLOW)
-		rxc_qp_error(qp);
+		rxc_qp_fatal(qp, IB_EVENT_QP_FATAL);
 }
 
 /* Work requests taken off a queue per hold of its lock: bounds IRQs off. */

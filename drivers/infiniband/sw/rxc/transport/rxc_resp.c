@@ -584,6 +584,10 @@ static void rxc_resp_count_error(struct rxc_qp *qp, u32 mask)
 				0, false);
 }
 
+/*
+ * A fatal NAK: the peer learns why from its code, this QP's owner from the
+ * event, and the QP goes to ERR.
+ */
 static void rxc_resp_nak(struct rxc_qp *qp, u32 psn, enum rxc_resp_res res)
 {
 	static const u8 code[] = {
@@ -591,13 +595,18 @@ static void rxc_resp_nak(struct rxc_qp *qp, u32 psn, enum rxc_resp_res res)
 		[RXC_RESP_NAK_ACCESS] = RXC_NAK_REMOTE_ACCESS,
 		[RXC_RESP_NAK_OP] = RXC_NAK_REMOTE_OP,
 	};
+	static const enum ib_event_type event[] = {
+		[RXC_RESP_NAK_INV] = IB_EVENT_QP_REQ_ERR,
+		[RXC_RESP_NAK_ACCESS] = IB_EVENT_QP_ACCESS_ERR,
+		[RXC_RESP_NAK_OP] = IB_EVENT_QP_FATAL,
+	};
 
 	rxc_dbg_qp(qp, "NAK %u for PSN %#x\n", code[res], psn);
 	if (qp->ibqp.qp_type == IB_QPT_RC) {
 		rxc_resp_flush_ack(qp);
 		rxc_resp_send_aeth(qp, RXC_SYN_NAK | code[res], psn);
 	}
-	rxc_qp_error(qp);
+	rxc_qp_fatal(qp, event[res]);
 }
 
 static void rxc_resp_rnr(struct rxc_qp *qp, u32 psn)

@@ -49,13 +49,45 @@ static int rxc_qp_move(struct rxc_qp *qp, enum ib_qp_state from,
  *
  * The QP task then flushes its queues.  A QP that verbs reset meanwhile
  * stays in RESET.
+ *
+ * Return: true when this call moved the QP to ERR.
  */
-void rxc_qp_error(struct rxc_qp *qp)
+bool rxc_qp_error(struct rxc_qp *qp)
 {
+	bool moved = false;
+
 	spin_lock_bh(&qp->state_lock);
-	if (qp->attr.qp_state != IB_QPS_RESET)
+	if (qp->attr.qp_state != IB_QPS_RESET &&
+	    qp->attr.qp_state != IB_QPS_ERR) {
 		WRITE_ONCE(qp->attr.qp_state, IB_QPS_ERR);
+		moved = true;
+	}
 	spin_unlock_bh(&qp->state_lock);
+	return moved;
+}
+
+/**
+ * rxc_qp_fatal - fail the QP for a reason that no completion reports
+ * @qp: the QP
+ * @event: IB_EVENT_QP_FATAL, IB_EVENT_QP_REQ_ERR or IB_EVENT_QP_ACCESS_ERR
+ *
+ * An error that a CQE carries (a failed send WQE, a failed receive) tells
+ * the owner what happened.  One found in a request that consumed no WQE
+ * of this QP (a bad rkey in an RDMA write or read, an invalid request), or
+ * one that stops CQEs from being written (a CQ overflow), is reported
+ * through the affiliated asynchronous event instead (IBA 11.6.3), once,
+ * when the QP moves to ERR.  Called from the QP task.
+ */
+void rxc_qp_fatal(struct rxc_qp *qp, enum ib_event_type event)
+{
+	struct ib_event ev = {
+		.device = qp->ibqp.device,
+		.element.qp = &qp->ibqp,
+		.event = event,
+	};
+
+	if (rxc_qp_error(qp) && qp->ibqp.event_handler)
+		qp->ibqp.event_handler(&ev, qp->ibqp.qp_context);
 }
 
 static int rxc_qp_check_init(struct rxc_dev *rxc, struct ib_qp_init_attr *init,

@@ -324,7 +324,8 @@ int rxc_query_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
 		 struct ib_qp_init_attr *init);
 int rxc_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata);
 enum ib_qp_state rxc_qp_state(struct rxc_qp *qp);
-void rxc_qp_error(struct rxc_qp *qp);
+bool rxc_qp_error(struct rxc_qp *qp);
+void rxc_qp_fatal(struct rxc_qp *qp, enum ib_event_type event);
 int rxc_qp_attach_comp_cntr(struct ib_qp *ibqp, struct ib_comp_cntr *cc,
 			    struct ib_qp_attach_comp_cntr_attr *attr);
 
