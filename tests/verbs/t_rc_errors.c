@@ -228,8 +228,10 @@ static int post_a(struct duo *d, uint64_t wr_id, enum ibv_wr_opcode op,
 		.send_flags = flags,
 	}, *bad;
 
-	if (op == IBV_WR_ATOMIC_FETCH_AND_ADD ||
-	    op == IBV_WR_ATOMIC_CMP_AND_SWP) {
+	if (op == IBV_WR_SEND_WITH_INV) {
+		wr.invalidate_rkey = rkey;
+	} else if (op == IBV_WR_ATOMIC_FETCH_AND_ADD ||
+		   op == IBV_WR_ATOMIC_CMP_AND_SWP) {
 		wr.wr.atomic.remote_addr = raddr;
 		wr.wr.atomic.rkey = rkey;
 	} else {
@@ -598,6 +600,29 @@ static void send_longer_than_the_receive_fails_on_both_sides(
 		goto out;
 	expect_wc(d.scq[A], 1, IBV_WC_REM_INV_REQ_ERR, 0);
 	expect_wc(d.rcq[B], 7, IBV_WC_LOC_LEN_ERR, 0);
+out:
+	duo_destroy(&d);
+}
+
+/*
+ * A send with invalidate whose rkey names no window b may invalidate is
+ * an invalid request: b's receive fails rather than report an
+ * invalidation that did not happen, and a is NAKed.
+ */
+static void send_with_invalidate_of_an_unknown_rkey_fails_on_both_sides(
+	struct test_env *env)
+{
+	struct duo d;
+
+	if (!duo_connect(env, &d, &default_opts))
+		return;
+	if (!CHECK_OK(post_recv(&d, B, 7, 0, 100)) ||
+	    !CHECK_OK(post_a(&d, 1, IBV_WR_SEND_WITH_INV, 0, 64,
+			     IBV_SEND_SIGNALED, 0, d.mr[B]->rkey ^ 0x1000)))
+		goto out;
+	expect_wc(d.scq[A], 1, IBV_WC_REM_INV_REQ_ERR, 0);
+	expect_wc(d.rcq[B], 7, IBV_WC_REM_INV_REQ_ERR, 0);
+	CHECK_EQ(query_qp_state(d.qp[B]), IBV_QPS_ERR);
 out:
 	duo_destroy(&d);
 }
@@ -1038,6 +1063,7 @@ static const struct test_case tests[] = {
 	TEST_CASE(misaligned_atomic_is_refused_by_ibv_post_send_with_einval),
 	TEST_CASE(misaligned_atomic_fails_at_the_responder_with_rem_inv_req_err),
 	TEST_CASE(send_longer_than_the_receive_fails_on_both_sides),
+	TEST_CASE(send_with_invalidate_of_an_unknown_rkey_fails_on_both_sides),
 	TEST_CASE(atomics_return_the_old_value_and_update_the_target),
 	TEST_CASE(modify_to_err_flushes_all_wrs_in_order),
 	TEST_CASE(receive_posted_in_err_state_is_flushed),

@@ -232,10 +232,17 @@ static enum rxc_resp_res rxc_resp_place_recv(struct rxc_qp *qp, u32 off,
 	return RXC_RESP_OK;
 }
 
-/* The completion of a receive WQE filled by the message that ends here. */
-static void rxc_resp_recv_done(struct rxc_qp *qp,
-			       const struct rxc_pkt_info *pkt,
-			       enum ib_wc_opcode opcode, u32 byte_len)
+/*
+ * The completion of a receive WQE filled by the message that ends here.
+ * A send with invalidate whose rkey names no window this QP may
+ * invalidate is an invalid request: its receive fails and the sender is
+ * NAKed, rather than the receive reporting an invalidation that did not
+ * happen.
+ */
+static enum rxc_resp_res rxc_resp_recv_done(struct rxc_qp *qp,
+					    const struct rxc_pkt_info *pkt,
+					    enum ib_wc_opcode opcode,
+					    u32 byte_len)
 {
 	struct rxc_completion c = {
 		.status = IB_WC_SUCCESS,
@@ -252,9 +259,15 @@ static void rxc_resp_recv_done(struct rxc_qp *qp,
 		/* Type 2 windows bound through this QP are invalidatable. */
 		c.wc_flags |= IB_WC_WITH_INVALIDATE;
 		c.ex = rxc_ieth_rkey(rxc_pkt_hdr(pkt, RXC_HDR_IETH));
-		rxc_mw_invalidate(qp, c.ex);
+		if (rxc_mw_invalidate(qp, c.ex) != IB_WC_SUCCESS) {
+			rxc_dbg_qp(qp, "send with invalidate of rkey %#x\n",
+				   c.ex);
+			rxc_resp_fail_rwqe(qp, IB_WC_REM_INV_REQ_ERR);
+			return RXC_RESP_NAK_INV;
+		}
 	}
 	rxc_resp_complete(qp, &c);
+	return RXC_RESP_OK;
 }
 
 static enum rxc_resp_res rxc_resp_send(struct rxc_qp *qp,
@@ -274,7 +287,7 @@ static enum rxc_resp_res rxc_resp_send(struct rxc_qp *qp,
 		return res;
 	resp->offset += pkt->payload_len;
 	if (pkt->mask & RXC_OPF_LAST)
-		rxc_resp_recv_done(qp, pkt, IB_WC_RECV, resp->offset);
+		return rxc_resp_recv_done(qp, pkt, IB_WC_RECV, resp->offset);
 	return RXC_RESP_OK;
 }
 
