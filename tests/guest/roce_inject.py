@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 """Send one hand-made RoCEv2 packet, to test how a receiver drops it.
 
-usage: python3 roce_inject.py SRC_IP DST_IP KIND [QPN PSN]
+usage: python3 roce_inject.py SRC_IP DST_IP KIND [QPN PSN [VA RKEY LEN]]
 
 KIND is one of:
   truncated   a UDP datagram too short to hold a BTH and an ICRC
@@ -9,6 +9,8 @@ KIND is one of:
   bad_icrc    a well-formed RC SEND_ONLY whose ICRC is wrong
   no_qp       a well-formed RC SEND_ONLY, correct ICRC, to QPN 0xabcde
   ack         a well-formed RC ACKNOWLEDGE of PSN, correct ICRC, to QPN
+  read        a well-formed RC RDMA READ request at PSN for LEN bytes at
+              VA under RKEY, correct ICRC, to QPN
 
 The IP header is built here (raw socket, IP_HDRINCL) because the ICRC
 covers fields the kernel would otherwise choose, such as the IP ID.
@@ -44,6 +46,13 @@ def ack(qpn, psn):
     return bth + struct.pack('>I', (0x1f << 24) | 1)
 
 
+def read(qpn, psn, va, rkey, length):
+    # RC RDMA_READ_REQUEST (0x0c), AckReq; RETH: VA, R_Key, DMA length.
+    bth = struct.pack('>BBHII', 0x0c, 0, 0xffff, qpn & 0xffffff,
+                      0x80000000 | (psn & 0xffffff))
+    return bth + struct.pack('>QII', va, rkey, length)
+
+
 def with_icrc(pkt):
     return pkt + struct.pack('<I', icrc(pkt))
 
@@ -52,6 +61,9 @@ def packet(src, dst, kind, args):
     if kind == 'ack':
         return with_icrc(ipv4(src, dst, ack(int(args[0], 0),
                                             int(args[1], 0)) + b'\0' * 4)[:-4])
+    if kind == 'read':
+        nums = [int(a, 0) for a in args[:5]]
+        return with_icrc(ipv4(src, dst, read(*nums) + b'\0' * 4)[:-4])
     if kind == 'truncated':
         return ipv4(src, dst, b'\x04\x00')
     if kind == 'bad_tver':

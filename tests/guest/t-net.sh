@@ -31,6 +31,7 @@ counter() {	# counter DEV NAME: a port counter's value
 		awk -v n="$2" 'prev == n { print; exit } { prev = $0 }'
 }
 counter_is() { [ "$(counter "$1" "$2")" = "$3" ]; }
+counter_above() { [ "$(counter "$1" "$2")" -gt "$3" ]; }
 gone() { ! rdma link show "$1/1" >/dev/null 2>&1; }
 
 # Lazy sockets: nothing listens without a device, and the last device
@@ -72,7 +73,11 @@ check "$TDEV port still active" wait_for 5 sh -c \
 # A connected QP acts only on packets from its peer's address to its own.
 # peer_target holds an RC QP on $TDEV connected to $FAR_IP with one write
 # outstanding: a forged ACK of that write from another address must
-# complete nothing; the same ACK from $FAR_IP completes it.
+# complete nothing; the same ACK from $FAR_IP completes it.  Then the
+# peer reads the target's region once, the target deregisters it, and the
+# peer asks again with the same PSN: the duplicate's rkey no longer names
+# a region, so the target must NAK it and fail the QP, with the event that
+# says why, rather than ignore it and leave the peer retrying.
 target=${RXC_REPO:-/nonexistent}/build/tests/tools/peer_target
 inject_cmd=("$IP" netns exec peer /usr/bin/python3 "$here/roce_inject.py")
 target_says() {	# target_says CMD: the target's one-line answer
@@ -84,8 +89,9 @@ target_says() {	# target_says CMD: the target's one-line answer
 coproc PT { "$target" "$TDEV" "$NEAR_IP" "$FAR_IP" 2>&1; }
 line=''
 read -r -t 60 line <&"${PT[0]}" || true
-if [[ $line =~ ^qpn=([0-9]+)\ psn=([0-9]+)$ ]]; then
-	qpn=${BASH_REMATCH[1]} psn=${BASH_REMATCH[2]}
+if [[ $line =~ ^qpn=([0-9]+)\ psn=([0-9]+)\ rq_psn=([0-9]+)\ va=(0x[0-9a-f]+)\ rkey=(0x[0-9a-f]+)$ ]]; then
+	qpn=${BASH_REMATCH[1]} psn=${BASH_REMATCH[2]} rq_psn=${BASH_REMATCH[3]}
+	read_args=("$qpn" "$rq_psn" "${BASH_REMATCH[4]}" "${BASH_REMATCH[5]}" 8)
 	before=$(counter "$TDEV" rcv_wrong_peer)
 	run "inject an ACK from 10.78.0.9" 30 \
 		"${inject_cmd[@]}" 10.78.0.9 "$NEAR_IP" ack "$qpn" "$psn"
@@ -103,6 +109,25 @@ if [[ $line =~ ^qpn=([0-9]+)\ psn=([0-9]+)$ ]]; then
 		"${inject_cmd[@]}" "$FAR_IP" "$NEAR_IP" ack "$qpn" "$psn"
 	check "the peer's ACK completes the write" \
 		test "$(target_says 'poll 10000')" = status=0
+
+	sent=$(counter "$TDEV" sent_packets)
+	run "inject an RDMA READ of the target's region from $FAR_IP" 30 \
+		"${inject_cmd[@]}" "$FAR_IP" "$NEAR_IP" read "${read_args[@]}"
+	check "the target answers it" \
+		wait_for 10 counter_above "$TDEV" sent_packets "$sent"
+	check "and stays in RTS (3)" test "$(target_says state)" = state=3
+	dups=$(counter "$TDEV" rcv_duplicates)
+	check "the target deregisters the region" \
+		test "$(target_says dereg)" = dereg=0
+	run "inject the same READ again: a duplicate of a region now gone" 30 \
+		"${inject_cmd[@]}" "$FAR_IP" "$NEAR_IP" read "${read_args[@]}"
+	# 3 is IBV_EVENT_QP_ACCESS_ERR, 6 IBV_QPS_ERR.
+	check "the duplicate fails the QP with IBV_EVENT_QP_ACCESS_ERR" \
+		test "$(target_says 'event 10000')" = event=3
+	check "the target QP is in ERR (6)" \
+		test "$(target_says state)" = state=6
+	check "the target took it for a duplicate" \
+		counter_is "$TDEV" rcv_duplicates $((dups + 1))
 	target_says quit >/dev/null
 else
 	fail "peer_target: connected QP" "it printed '$line'"

@@ -12,6 +12,7 @@
  * differs, the test says so.
  */
 #include <arpa/inet.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -628,6 +629,66 @@ out:
 }
 
 /*
+ * b's region is deregistered while b is still answering a long read from
+ * it: b stops and NAKs, so a's read fails with IBV_WC_REM_ACCESS_ERR at
+ * once instead of retrying until IBV_WC_RETRY_EXC_ERR.  The read is long
+ * enough that the deregistration lands in the middle; should it finish
+ * first, it must have read every byte.
+ */
+static void read_whose_region_goes_away_midway_fails_with_rem_access_err(
+	struct test_env *env)
+{
+	enum { LEN = 32 << 20 };
+	struct ibv_mr *src = NULL, *dst = NULL;
+	struct ibv_send_wr wr = {
+		.wr_id = 1, .num_sge = 1, .opcode = IBV_WR_RDMA_READ,
+		.send_flags = IBV_SEND_SIGNALED,
+	}, *bad;
+	char *sbuf, *dbuf = NULL;
+	struct ibv_sge sge;
+	struct ibv_wc wc;
+	struct duo d;
+
+	sbuf = CHECK_NOT_NULL(calloc(1, LEN));
+	dbuf = sbuf ? CHECK_NOT_NULL(calloc(1, LEN)) : NULL;
+	if (!dbuf || !duo_connect(env, &d, &default_opts))
+		goto free;
+	memset(sbuf, 0x5a, LEN);
+	src = CHECK_NOT_NULL(ibv_reg_mr(env->pd, sbuf, LEN, ALL_ACCESS));
+	dst = CHECK_NOT_NULL(ibv_reg_mr(env->pd, dbuf, LEN, ALL_ACCESS));
+	if (!src || !dst)
+		goto out;
+	sge = (struct ibv_sge){ (uintptr_t)dbuf, LEN, dst->lkey };
+	wr.sg_list = &sge;
+	wr.wr.rdma.remote_addr = (uintptr_t)sbuf;
+	wr.wr.rdma.rkey = src->rkey;
+	if (!CHECK_OK(ibv_post_send(d.qp[A], &wr, &bad)))
+		goto out;
+	sleep_ms(20);
+	if (!CHECK_OK(ibv_dereg_mr(src)))
+		goto out;
+	src = NULL;
+	if (!wait_one(d.scq[A], &wc))
+		goto out;
+	if (wc.status == IBV_WC_SUCCESS) {
+		printf("# the read finished before the deregistration\n");
+		CHECK(!memcmp(sbuf, dbuf, LEN), "the read brought wrong data");
+		goto out;
+	}
+	check_wc(&wc, 1, IBV_WC_REM_ACCESS_ERR, 0);
+	expect_qp_event(env, d.qp[B], IBV_EVENT_QP_ACCESS_ERR);
+out:
+	if (src)
+		CHECK_OK(ibv_dereg_mr(src));
+	if (dst)
+		CHECK_OK(ibv_dereg_mr(dst));
+	duo_destroy(&d);
+free:
+	free(sbuf);
+	free(dbuf);
+}
+
+/*
  * Fetch-and-add returns the old value and adds; compare-and-swap returns
  * the old value and swaps only on a match. All 64 bits take part.
  */
@@ -1064,6 +1125,7 @@ static const struct test_case tests[] = {
 	TEST_CASE(misaligned_atomic_fails_at_the_responder_with_rem_inv_req_err),
 	TEST_CASE(send_longer_than_the_receive_fails_on_both_sides),
 	TEST_CASE(send_with_invalidate_of_an_unknown_rkey_fails_on_both_sides),
+	TEST_CASE(read_whose_region_goes_away_midway_fails_with_rem_access_err),
 	TEST_CASE(atomics_return_the_old_value_and_update_the_target),
 	TEST_CASE(modify_to_err_flushes_all_wrs_in_order),
 	TEST_CASE(receive_posted_in_err_state_is_flushed),

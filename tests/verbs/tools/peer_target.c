@@ -1,18 +1,27 @@
 // SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 /*
  * A target for forged packets: an RC QP connected to a peer address that
- * never answers, with one signaled RDMA WRITE outstanding.
+ * never answers, with one signaled RDMA WRITE outstanding, and a region
+ * the peer may read.
  *
  *   peer_target DEV LOCAL_IPV4 PEER_IPV4
  *
- * Prints "qpn=N psn=P", where P is the write's PSN (its only packet, so
- * P + 1 was never sent), then reads commands:
+ * Prints "qpn=N psn=P rq_psn=R va=V rkey=K", where P is the write's PSN
+ * (its only packet, so P + 1 was never sent), R the PSN the QP expects of
+ * the peer's first request, and V and K the readable region's address and
+ * rkey; then reads commands:
  *   poll MS   print "status=S" for a completion within MS ms, else "none"
+ *   dereg     deregister the readable region, print "dereg=0" or an errno
+ *   state     print "state=S", the QP's state (enum ibv_qp_state)
+ *   event MS  print "event=E" (enum ibv_event_type) for an async event on
+ *             the QP within MS ms, else "none"
  *   quit      exit
  * Retransmissions wait for the longest timeout, so only a packet that
  * the QP accepts can complete the write.
  */
 #include <arpa/inet.h>
+#include <poll.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,6 +29,7 @@
 #include <infiniband/verbs.h>
 
 #define SQ_PSN		100
+#define RQ_PSN		200
 #define DEST_QPN	0x1234
 
 static void die(const char *what)
@@ -56,7 +66,8 @@ static void connect_qp(struct ibv_qp *qp, int sgid, const union ibv_gid *dgid)
 {
 	struct ibv_qp_attr a = {
 		.qp_state = IBV_QPS_INIT, .port_num = 1,
-		.qp_access_flags = IBV_ACCESS_REMOTE_WRITE,
+		.qp_access_flags = IBV_ACCESS_REMOTE_WRITE |
+				   IBV_ACCESS_REMOTE_READ,
 	};
 
 	if (ibv_modify_qp(qp, &a, IBV_QP_STATE | IBV_QP_PKEY_INDEX |
@@ -66,6 +77,7 @@ static void connect_qp(struct ibv_qp *qp, int sgid, const union ibv_gid *dgid)
 	a.qp_state = IBV_QPS_RTR;
 	a.path_mtu = IBV_MTU_1024;
 	a.dest_qp_num = DEST_QPN;
+	a.rq_psn = RQ_PSN;
 	a.max_dest_rd_atomic = 1;
 	a.min_rnr_timer = 1;
 	a.ah_attr.is_global = 1;
@@ -109,6 +121,30 @@ static void poll_for(struct ibv_cq *cq, unsigned int ms)
 	printf("none\n");
 }
 
+static void event_for(struct ibv_context *ctx, unsigned int ms)
+{
+	struct pollfd pfd = { .fd = ctx->async_fd, .events = POLLIN };
+	struct ibv_async_event ev;
+
+	if (poll(&pfd, 1, ms) != 1 || ibv_get_async_event(ctx, &ev)) {
+		printf("none\n");
+		return;
+	}
+	printf("event=%d\n", ev.event_type);
+	ibv_ack_async_event(&ev);
+}
+
+static void state_of(struct ibv_qp *qp)
+{
+	struct ibv_qp_init_attr init;
+	struct ibv_qp_attr a;
+
+	if (ibv_query_qp(qp, &a, IBV_QP_STATE, &init))
+		printf("state=-1\n");
+	else
+		printf("state=%d\n", a.qp_state);
+}
+
 int main(int argc, char **argv)
 {
 	struct ibv_qp_init_attr qa = {
@@ -116,13 +152,13 @@ int main(int argc, char **argv)
 		.cap = { .max_send_wr = 4, .max_recv_wr = 4,
 			 .max_send_sge = 1, .max_recv_sge = 1 },
 	};
-	static char buf[64];
+	static char buf[64], readable[64];
 	struct ibv_send_wr wr = {}, *bad;
 	union ibv_gid local, peer;
 	struct ibv_device **devs;
 	struct ibv_context *ctx = NULL;
 	struct ibv_sge sge;
-	struct ibv_mr *mr;
+	struct ibv_mr *mr, *rmr;
 	struct ibv_pd *pd;
 	struct ibv_qp *qp;
 	char cmd[64];
@@ -151,7 +187,9 @@ int main(int argc, char **argv)
 	qa.send_cq = pd ? ibv_create_cq(ctx, 4, NULL, NULL, 0) : NULL;
 	qa.recv_cq = qa.send_cq;
 	mr = qa.send_cq ? ibv_reg_mr(pd, buf, sizeof(buf), 0) : NULL;
-	if (!mr)
+	rmr = mr ? ibv_reg_mr(pd, readable, sizeof(readable),
+			      IBV_ACCESS_REMOTE_READ) : NULL;
+	if (!rmr)
 		die("PD, CQ or MR");
 	qa.sq_sig_all = 1;
 	qp = ibv_create_qp(pd, &qa);
@@ -167,17 +205,29 @@ int main(int argc, char **argv)
 	wr.wr.rdma.rkey = 0x1234;
 	if (ibv_post_send(qp, &wr, &bad))
 		die("post RDMA WRITE");
-	printf("qpn=%u psn=%u\n", qp->qp_num, SQ_PSN);
+	printf("qpn=%u psn=%u rq_psn=%u va=%#llx rkey=%#x\n", qp->qp_num,
+	       SQ_PSN, RQ_PSN, (unsigned long long)(uintptr_t)readable,
+	       rmr->rkey);
 	fflush(stdout);
 
 	while (fgets(cmd, sizeof(cmd), stdin)) {
-		if (sscanf(cmd, "poll %u", &ms) == 1)
+		if (sscanf(cmd, "poll %u", &ms) == 1) {
 			poll_for(qa.send_cq, ms);
-		else if (!strncmp(cmd, "quit", 4))
+		} else if (sscanf(cmd, "event %u", &ms) == 1) {
+			event_for(ctx, ms);
+		} else if (!strncmp(cmd, "state", 5)) {
+			state_of(qp);
+		} else if (!strncmp(cmd, "dereg", 5) && rmr) {
+			printf("dereg=%d\n", ibv_dereg_mr(rmr));
+			rmr = NULL;
+		} else if (!strncmp(cmd, "quit", 4)) {
 			break;
+		}
 		fflush(stdout);
 	}
 	ibv_destroy_qp(qp);
+	if (rmr)
+		ibv_dereg_mr(rmr);
 	ibv_dereg_mr(mr);
 	ibv_destroy_cq(qa.send_cq);
 	ibv_dealloc_pd(pd);

@@ -533,16 +533,45 @@ static enum rxc_resp_res rxc_resp_execute(struct rxc_qp *qp,
 	return rxc_resp_atomic_write(qp, pkt);
 }
 
+/*
+ * A fatal NAK: the peer learns why from its code, this QP's owner from the
+ * event, and the QP goes to ERR.
+ */
+static void rxc_resp_nak(struct rxc_qp *qp, u32 psn, enum rxc_resp_res res)
+{
+	static const u8 code[] = {
+		[RXC_RESP_NAK_INV] = RXC_NAK_INVALID_REQ,
+		[RXC_RESP_NAK_ACCESS] = RXC_NAK_REMOTE_ACCESS,
+		[RXC_RESP_NAK_OP] = RXC_NAK_REMOTE_OP,
+	};
+	static const enum ib_event_type event[] = {
+		[RXC_RESP_NAK_INV] = IB_EVENT_QP_REQ_ERR,
+		[RXC_RESP_NAK_ACCESS] = IB_EVENT_QP_ACCESS_ERR,
+		[RXC_RESP_NAK_OP] = IB_EVENT_QP_FATAL,
+	};
+
+	rxc_dbg_qp(qp, "NAK %u for PSN %#x\n", code[res], psn);
+	if (qp->ibqp.qp_type == IB_QPT_RC) {
+		rxc_resp_flush_ack(qp);
+		rxc_resp_send_aeth(qp, RXC_SYN_NAK | code[res], psn);
+	}
+	rxc_qp_fatal(qp, event[res]);
+}
+
 /* A request behind the expected PSN, already executed once. */
 static void rxc_resp_duplicate(struct rxc_qp *qp,
 			       const struct rxc_pkt_info *pkt, u32 psn)
 {
+	enum rxc_resp_res res;
 	struct rxc_atomic_res *a;
 	int i;
 
 	rxc_stat_inc(rxc_qp_dev(qp), RXC_STAT_RCV_DUPLICATES);
 	if (pkt->mask & RXC_OPF_READ) {
-		rxc_resp_read(qp, pkt, psn, true);
+		/* The region may be gone since the first time: say so. */
+		res = rxc_resp_read(qp, pkt, psn, true);
+		if (res != RXC_RESP_READ)
+			rxc_resp_nak(qp, psn, res);
 		return;
 	}
 	if (pkt->mask & RXC_OPF_ATOMIC) {
@@ -595,31 +624,6 @@ static void rxc_resp_count_error(struct rxc_qp *qp, u32 mask)
 		rxc_cntr_remote(qp,
 				IB_UVERBS_QP_ATTACH_COMP_CNTR_OP_REMOTE_RDMA_WRITE,
 				0, false);
-}
-
-/*
- * A fatal NAK: the peer learns why from its code, this QP's owner from the
- * event, and the QP goes to ERR.
- */
-static void rxc_resp_nak(struct rxc_qp *qp, u32 psn, enum rxc_resp_res res)
-{
-	static const u8 code[] = {
-		[RXC_RESP_NAK_INV] = RXC_NAK_INVALID_REQ,
-		[RXC_RESP_NAK_ACCESS] = RXC_NAK_REMOTE_ACCESS,
-		[RXC_RESP_NAK_OP] = RXC_NAK_REMOTE_OP,
-	};
-	static const enum ib_event_type event[] = {
-		[RXC_RESP_NAK_INV] = IB_EVENT_QP_REQ_ERR,
-		[RXC_RESP_NAK_ACCESS] = IB_EVENT_QP_ACCESS_ERR,
-		[RXC_RESP_NAK_OP] = IB_EVENT_QP_FATAL,
-	};
-
-	rxc_dbg_qp(qp, "NAK %u for PSN %#x\n", code[res], psn);
-	if (qp->ibqp.qp_type == IB_QPT_RC) {
-		rxc_resp_flush_ack(qp);
-		rxc_resp_send_aeth(qp, RXC_SYN_NAK | code[res], psn);
-	}
-	rxc_qp_fatal(qp, event[res]);
 }
 
 static void rxc_resp_rnr(struct rxc_qp *qp, u32 psn)
@@ -794,6 +798,25 @@ static u8 rxc_read_resp_opcode(const struct rxc_read *rd, bool last)
 		      RXC_OPCODE(RC, READ_RESP_MIDDLE);
 }
 
+/*
+ * The region went away (deregistered, its window invalidated) while its
+ * read was being answered: the responses stop, and a NAK at the next
+ * response's PSN fails the read at the requester instead of leaving it to
+ * retry until it gives up.
+ */
+static void rxc_resp_read_failed(struct rxc_qp *qp)
+{
+	struct rxc_read *rd = &qp->resp.rd;
+
+	rd->active = false;
+	rxc_stat_inc(rxc_qp_dev(qp), RXC_STAT_REMOTE_ACCESS_ERRORS);
+	rxc_dbg_qp(qp, "rkey %#x gone during a read, at PSN %#x\n", rd->rkey,
+		   rd->psn);
+	if (rd->count)
+		rxc_resp_count_error(qp, RXC_OPF_READ);
+	rxc_resp_nak(qp, rd->psn, RXC_RESP_NAK_ACCESS);
+}
+
 /**
  * rxc_resp_send_reads - send responses of the read being answered
  * @qp: the QP
@@ -820,11 +843,10 @@ int rxc_resp_send_reads(struct rxc_qp *qp, int budget)
 			break;		/* try again on the next run */
 		if (rxc_opcode_info(opcode)->off[RXC_HDR_AETH])
 			rxc_resp_set_aeth(qp, skb, RXC_SYN_ACK);
-		/* The region may be gone since the request: stop answering. */
 		if (!rxc_resp_copy(qp, rd->rkey, rd->va, payload, n,
 				   IB_ACCESS_REMOTE_READ, RXC_COPY_FROM_MR)) {
 			kfree_skb(skb);
-			rd->active = false;
+			rxc_resp_read_failed(qp);
 			break;
 		}
 		rxc_qp_send_pkt(qp, &qp->av, skb);
