@@ -39,6 +39,7 @@ struct duo_opts {
 	uint8_t min_rnr_timer;	/* b's RNR NAK delay code */
 	int b_mr_access;	/* access of b's MR */
 	bool sq_sig_all;	/* a signals every send */
+	bool b_no_rd_atomic;	/* b grants no reads or atomics (0 resources) */
 };
 
 static const struct duo_opts default_opts = {
@@ -94,7 +95,7 @@ static int duo_modify(struct test_env *env, struct duo *d, int i,
 	attr.path_mtu = env->port_attr.active_mtu;
 	attr.dest_qp_num = d->qp[!i]->qp_num;
 	attr.rq_psn = TEST_RQ_PSN;
-	attr.max_dest_rd_atomic = 4;
+	attr.max_dest_rd_atomic = i == B && o->b_no_rd_atomic ? 0 : 4;
 	attr.min_rnr_timer = o->min_rnr_timer;
 	loopback_ah_attr(env, &attr.ah_attr);
 	rc = ibv_modify_qp(d->qp[i], &attr, IBV_QP_STATE | IBV_QP_AV |
@@ -452,6 +453,34 @@ static void refused(struct test_env *env, enum ibv_wr_opcode op,
 
 	o.b_mr_access = b_access;
 	refused_with(env, &o, op, off, len, rkey_xor, status);
+}
+
+/*
+ * b grants no responder resources (max_dest_rd_atomic 0): it must refuse
+ * reads and atomics with an Invalid Request NAK rather than answer them.
+ */
+static void read_to_a_qp_granting_no_rd_atomic_fails_with_rem_inv_req_err(
+	struct test_env *env)
+{
+	struct duo_opts o = default_opts;
+
+	o.b_no_rd_atomic = true;
+	refused_with(env, &o, IBV_WR_RDMA_READ, 0, 64, 0,
+		     IBV_WC_REM_INV_REQ_ERR);
+}
+
+static void atomic_to_a_qp_granting_no_rd_atomic_fails_with_rem_inv_req_err(
+	struct test_env *env)
+{
+	struct duo_opts o = default_opts;
+
+	if (env->dev_attr.atomic_cap == IBV_ATOMIC_NONE) {
+		tap_skip("device has no atomics");
+		return;
+	}
+	o.b_no_rd_atomic = true;
+	refused_with(env, &o, IBV_WR_ATOMIC_FETCH_AND_ADD, 0, 8, 0,
+		     IBV_WC_REM_INV_REQ_ERR);
 }
 
 static void rdma_write_with_bad_rkey_fails_with_rem_access_err(
@@ -1126,6 +1155,8 @@ static const struct test_case tests[] = {
 	TEST_CASE(send_longer_than_the_receive_fails_on_both_sides),
 	TEST_CASE(send_with_invalidate_of_an_unknown_rkey_fails_on_both_sides),
 	TEST_CASE(read_whose_region_goes_away_midway_fails_with_rem_access_err),
+	TEST_CASE(read_to_a_qp_granting_no_rd_atomic_fails_with_rem_inv_req_err),
+	TEST_CASE(atomic_to_a_qp_granting_no_rd_atomic_fails_with_rem_inv_req_err),
 	TEST_CASE(atomics_return_the_old_value_and_update_the_target),
 	TEST_CASE(modify_to_err_flushes_all_wrs_in_order),
 	TEST_CASE(receive_posted_in_err_state_is_flushed),

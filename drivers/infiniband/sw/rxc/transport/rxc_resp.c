@@ -409,9 +409,10 @@ static void rxc_resp_send_atomic_ack(struct rxc_qp *qp, u32 psn, u64 orig)
 
 static void rxc_resp_save_atomic(struct rxc_qp *qp, u32 psn, u64 orig)
 {
-	struct rxc_atomic_res *a;
+	struct rxc_resp *resp = &qp->resp;
+	struct rxc_atomic_res *a = &resp->atomics[resp->atomic_next];
 
-	a = &qp->resp.atomics[qp->resp.atomic_next++ % RXC_ATOMIC_HISTORY];
+	resp->atomic_next = (resp->atomic_next + 1) % resp->atomic_slots;
 	a->psn = psn;
 	a->orig = orig;
 	a->valid = true;
@@ -522,6 +523,10 @@ static enum rxc_resp_res rxc_resp_execute(struct rxc_qp *qp,
 
 	if (!rxc_resp_in_sequence(qp, pkt) || !rxc_resp_qp_allows(qp, mask))
 		return RXC_RESP_NAK_INV;
+	/* Reads and atomics need responder resources; none were granted. */
+	if ((mask & (RXC_OPF_READ | RXC_OPF_ATOMIC)) &&
+	    !READ_ONCE(qp->attr.max_dest_rd_atomic))
+		return RXC_RESP_NAK_INV;
 	if (mask & RXC_OPF_SEND)
 		return rxc_resp_send(qp, pkt);
 	if (mask & RXC_OPF_WRITE)
@@ -564,7 +569,7 @@ static void rxc_resp_duplicate(struct rxc_qp *qp,
 {
 	enum rxc_resp_res res;
 	struct rxc_atomic_res *a;
-	int i;
+	u32 i;
 
 	rxc_stat_inc(rxc_qp_dev(qp), RXC_STAT_RCV_DUPLICATES);
 	if (pkt->mask & RXC_OPF_READ) {
@@ -575,7 +580,7 @@ static void rxc_resp_duplicate(struct rxc_qp *qp,
 		return;
 	}
 	if (pkt->mask & RXC_OPF_ATOMIC) {
-		for (i = 0; i < RXC_ATOMIC_HISTORY; i++) {
+		for (i = 0; i < qp->resp.atomic_slots; i++) {
 			a = &qp->resp.atomics[i];
 			if (a->valid && a->psn == psn) {
 				rxc_resp_send_atomic_ack(qp, psn, a->orig);

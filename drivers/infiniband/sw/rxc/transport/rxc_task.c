@@ -225,13 +225,21 @@ int rxc_qp_transport_create(struct rxc_qp *qp)
 {
 	u32 slots = qp->sq.q.mask + 1;
 	u32 rsge = qp->srq ? qp->srq->max_sge : qp->rq.max_sge;
+	struct rxc_dev *rxc = to_rdev(qp->ibqp.device);
 
 	qp->req.copy = kvmalloc(array_size(slots, 1U << qp->sq.q.log2_elem),
 				GFP_KERNEL);
 	qp->req.wqe = kvcalloc(slots, sizeof(*qp->req.wqe), GFP_KERNEL);
 	qp->resp.sge = kcalloc(max(rsge, 1U), sizeof(*qp->resp.sge),
 			       GFP_KERNEL);
-	if (!qp->req.copy || !qp->req.wqe || !qp->resp.sge) {
+	if (qp->ibqp.qp_type == IB_QPT_RC) {
+		qp->resp.atomic_slots = rxc->limits.max_rd_atomic;
+		qp->resp.atomics = kcalloc(qp->resp.atomic_slots,
+					   sizeof(*qp->resp.atomics),
+					   GFP_KERNEL);
+	}
+	if (!qp->req.copy || !qp->req.wqe || !qp->resp.sge ||
+	    (qp->resp.atomic_slots && !qp->resp.atomics)) {
 		rxc_qp_transport_destroy(qp);
 		return -ENOMEM;
 	}
@@ -266,6 +274,7 @@ void rxc_qp_transport_destroy(struct rxc_qp *qp)
 		set_bit(RXC_TASK_DYING, &qp->task_flags);
 		rxc_qp_quiesce(qp);
 	}
+	kfree(qp->resp.atomics);
 	kfree(qp->resp.sge);
 	kvfree(qp->req.wqe);
 	kvfree(qp->req.copy);
@@ -287,7 +296,9 @@ void rxc_qp_transport_reset(struct rxc_qp *qp)
 	qp->resp.has_rwqe = false;
 	qp->resp.in_msg = false;
 	qp->resp.rd.active = false;
-	memset(qp->resp.atomics, 0, sizeof(qp->resp.atomics));
+	if (qp->resp.atomics)
+		memset(qp->resp.atomics, 0,
+		       qp->resp.atomic_slots * sizeof(*qp->resp.atomics));
 }
 
 int rxc_transport_init(void)

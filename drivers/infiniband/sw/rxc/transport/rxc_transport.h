@@ -194,9 +194,7 @@ struct rxc_rwqe {
 	struct rxe_sge *sge;
 };
 
-/* Atomic results kept so that a duplicate request gets the same answer. */
-#define RXC_ATOMIC_HISTORY	16
-
+/* An atomic result kept so that a duplicate request gets the same answer. */
 struct rxc_atomic_res {
 	u32 psn;
 	bool valid;
@@ -243,7 +241,10 @@ struct rxc_read {
  * @resid: RDMA write: bytes the RETH announced and not yet placed
  * @write_len: RDMA write: the RETH length
  * @rd: the read being answered
- * @atomics: recent atomic results, for duplicates
+ * @atomics: recent atomic results, for duplicates: RC only, one slot per
+ *	     read or atomic the device lets a requester have outstanding, so
+ *	     that no max_dest_rd_atomic the QP grants outruns it
+ * @atomic_slots: entries in @atomics
  * @atomic_next: next slot of @atomics to use
  */
 struct rxc_resp {
@@ -263,7 +264,8 @@ struct rxc_resp {
 	u32 resid;
 	u32 write_len;
 	struct rxc_read rd;
-	struct rxc_atomic_res atomics[RXC_ATOMIC_HISTORY];
+	struct rxc_atomic_res *atomics;
+	u32 atomic_slots;
 	u32 atomic_next;
 };
 
