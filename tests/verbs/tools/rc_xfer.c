@@ -3,8 +3,8 @@
  * rc_xfer: an RC transfer in which every byte is verified.
  *
  *   rc_xfer -d DEV [-g GID] [-p PORT] [-s SIZE] [-n COUNT] [-w WINDOW]
- *           [-o send|write|read|atomic] [-T SECS]   server
- *   rc_xfer ... HOST                                 client
+ *           [-o send|write|read|atomic] [-m MTU] [-T SECS]   server
+ *   rc_xfer ... HOST                                          client
  *
  * The client issues COUNT operations, keeping up to WINDOW in flight:
  *
@@ -28,6 +28,9 @@
  * atomic, the server again for the final atomic value) and the verdict
  * goes over TCP to the other side; both exit 0 only if all COUNT
  * operations were intact.
+ *
+ * -m sets the path MTU in bytes (256 to 4096); without it the QP takes
+ * the port's active MTU.
  *
  * ibv_rc_pingpong -c only checks one byte per page, which is why the
  * guest tests use this for lossy links and interoperability
@@ -92,6 +95,7 @@ static struct {
 	uint32_t count;
 	uint32_t window;
 	enum xfer_op op;
+	enum ibv_mtu mtu;	/* 0: the port's active MTU */
 	int secs;
 } opt = {
 	.gid = 1, .port = 18700, .size = 65536, .count = 16, .window = 16,
@@ -284,7 +288,7 @@ static void connect_qp(struct xfer *x, const struct ibv_port_attr *port,
 
 	memset(&a, 0, sizeof(a));
 	a.qp_state = IBV_QPS_RTR;
-	a.path_mtu = port->active_mtu;
+	a.path_mtu = opt.mtu ? opt.mtu : port->active_mtu;
 	a.dest_qp_num = x->peer.qpn;
 	a.rq_psn = XFER_PSN;
 	a.max_dest_rd_atomic = x->me.max_dest_rd_atomic;
@@ -324,7 +328,8 @@ static void usage(void)
 {
 	fprintf(stderr,
 		"usage: rc_xfer -d DEV [-g GID] [-p PORT] [-s SIZE] [-n COUNT]\n"
-		"               [-w WINDOW] [-o send|write|read|atomic] [-T SECS] [HOST]\n");
+		"               [-w WINDOW] [-o send|write|read|atomic] [-m MTU]\n"
+		"               [-T SECS] [HOST]\n");
 	exit(2);
 }
 
@@ -341,11 +346,24 @@ static void parse_op(const char *name)
 	usage();
 }
 
+static void parse_mtu(const char *bytes)
+{
+	enum ibv_mtu m;
+
+	for (m = IBV_MTU_256; m <= IBV_MTU_4096; m++) {
+		if (strtoul(bytes, NULL, 0) == 128UL << m) {
+			opt.mtu = m;
+			return;
+		}
+	}
+	usage();
+}
+
 static void parse(int argc, char **argv)
 {
 	int c;
 
-	while ((c = getopt(argc, argv, "d:g:p:s:n:w:o:T:")) != -1) {
+	while ((c = getopt(argc, argv, "d:g:p:s:n:w:o:m:T:")) != -1) {
 		switch (c) {
 		case 'd':
 			opt.dev = optarg;
@@ -370,6 +388,9 @@ static void parse(int argc, char **argv)
 			break;
 		case 'o':
 			parse_op(optarg);
+			break;
+		case 'm':
+			parse_mtu(optarg);
 			break;
 		default:
 			usage();
