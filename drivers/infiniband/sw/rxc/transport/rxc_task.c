@@ -75,15 +75,18 @@ static struct sk_buff *rxc_qp_next_pkt(struct rxc_qp *qp,
 	return NULL;
 }
 
-/* The payload bytes of one packet on this QP's path. */
+/*
+ * The payload bytes of one packet: a connected QP's snapshot, taken when
+ * its path MTU was set; a UD message is one packet, which has to fit the
+ * netdev as it is now.
+ */
 u32 rxc_qp_mtu(const struct rxc_qp *qp)
 {
 	const struct rxc_dev *rxc = to_rdev(qp->ibqp.device);
-	enum ib_mtu mtu = rxc_mtu_for_netdev(READ_ONCE(rxc->ndev->mtu));
 
 	if (qp->ibqp.qp_type == IB_QPT_RC || qp->ibqp.qp_type == IB_QPT_UC)
-		mtu = min(mtu, qp->attr.path_mtu);
-	return ib_mtu_enum_to_int(mtu);
+		return READ_ONCE(qp->mtu);
+	return ib_mtu_enum_to_int(rxc_mtu_for_netdev(READ_ONCE(rxc->ndev->mtu)));
 }
 
 void rxc_qp_send_pkt(struct rxc_qp *qp, const struct rxc_av *av,

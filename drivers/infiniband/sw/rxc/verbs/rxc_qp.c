@@ -200,6 +200,23 @@ static void rxc_qp_free_queues(struct rxc_qp *qp)
 		rxc_queue_free(&qp->sq.q);
 }
 
+/*
+ * A connected QP cuts its messages at the smaller of the path MTU and what
+ * the netdev carries now, and keeps that figure: the PSNs of a message and
+ * the offsets of its retransmissions are counted in it on both ends, so it
+ * must not follow later changes of the netdev's MTU.  A netdev MTU lowered
+ * below it afterwards drops the QP's full-sized packets, and the QP ends in
+ * retry exhaustion, as on a path whose MTU shrank.
+ */
+static void rxc_qp_set_mtu(struct rxc_qp *qp, enum ib_mtu path_mtu)
+{
+	struct net_device *ndev = to_rdev(qp->ibqp.device)->ndev;
+	enum ib_mtu mtu = rxc_mtu_for_netdev(READ_ONCE(ndev->mtu));
+
+	qp->attr.path_mtu = path_mtu;
+	WRITE_ONCE(qp->mtu, ib_mtu_enum_to_int(min(mtu, path_mtu)));
+}
+
 /* The GSI QP is QP1 on the wire; every other QP gets a cyclic QPN. */
 static int rxc_qp_alloc_qpn(struct rxc_dev *rxc, struct rxc_qp *qp, u32 *qpn)
 {
@@ -245,7 +262,7 @@ int rxc_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
 	qp->sq_sig_all = init->sq_sig_type == IB_SIGNAL_ALL_WR;
 	qp->attr.qp_state = IB_QPS_RESET;
 	qp->attr.port_num = RXC_PORT;
-	qp->attr.path_mtu = IB_MTU_1024;
+	rxc_qp_set_mtu(qp, IB_MTU_1024);
 
 	err = rxc_qp_alloc_sq(qp, init, udata, &resp.sq_mi);
 	if (err)
@@ -341,7 +358,7 @@ static void rxc_qp_store_attr(struct rxc_qp *qp, const struct ib_qp_attr *a,
 	if (mask & IB_QP_ACCESS_FLAGS)
 		q->qp_access_flags = a->qp_access_flags;
 	if (mask & IB_QP_PATH_MTU)
-		q->path_mtu = a->path_mtu;
+		rxc_qp_set_mtu(qp, a->path_mtu);
 	if (mask & IB_QP_DEST_QPN)
 		q->dest_qp_num = a->dest_qp_num;
 	if (mask & IB_QP_RQ_PSN)

@@ -172,6 +172,8 @@ struct rxc_wq {
  * @mutex: serializes modify_qp, query_qp and destroy_qp, which sleep
  * @state_lock: protects @attr.qp_state for readers that cannot sleep
  * @attr: the attributes set by modify_qp, as query_qp reports them
+ * @mtu: payload bytes per packet of a connected QP, fixed when the path
+ *	 MTU is set (see rxc_qp_set_mtu())
  * @av: the resolved primary path (connected QPs)
  * @sq: the send queue
  * @rq: the receive queue, unused when @srq is set
@@ -199,6 +201,7 @@ struct rxc_qp {
 	/* Protects attr.qp_state for the transport; _bh. */
 	spinlock_t state_lock;
 	struct ib_qp_attr attr;
+	u32 mtu;
 	struct rxc_av av;
 	struct rxc_wq sq;
 	struct rxc_wq rq;

@@ -1,0 +1,82 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+#
+# A connected QP's packet size is fixed when its path MTU is set, not
+# read from the netdev as it goes: both ends count a message's PSNs, and
+# the offsets they resend from, in that size.  Here the QPs ask for a
+# 4096-byte path MTU on a 1500-byte veth pair (so they use 1024), and
+# once both are in RTS the MTU of both veths flips between 9000 and 1500
+# for as long as they stay connected.  Every transfer must still arrive
+# intact; a driver that followed the netdev would switch to 4096-byte
+# packets in the middle of a message.
+#
+# rxc only: rdma_rxe 6.1 has no namespace support.
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+. "$here/lib.sh"
+SUITE=mtu
+xfer=${RXC_REPO:-/nonexistent}/build/tests/tools/rc_xfer
+PAIR_LOGS=$RESULTS/mtu
+if [ "$SLOW" -gt 1 ]; then count=200; else count=1500; fi
+
+if [ "$DEV_TYPE" = rxe ]; then
+	skip "netdev MTU changes under traffic" "rdma_rxe 6.1 has no netns support"
+	exit 0
+fi
+if ! dev_exists; then
+	skip "netdev MTU changes under traffic" "no $DEV device"
+	exit 0
+fi
+skip_if_no_traffic "netdev MTU changes under traffic" && exit 0
+if [ ! -x "$xfer" ]; then
+	skip "netdev MTU changes under traffic" "rc_xfer not built: $xfer"
+	exit 0
+fi
+mkdir -p "$PAIR_LOGS"
+
+set_mtu() {	# set_mtu BYTES: both ends of the veth pair
+	/usr/sbin/ip link set veth0 mtu "$1" &&
+		/usr/sbin/ip -n "$PEER_NS" link set veth1 mtu "$1"
+}
+trap 'set_mtu 1500 2>/dev/null || true; peer_cleanup' EXIT
+peer_up
+PORT=19000
+
+connected() {	# is an RC QP of $CLI_DEV in RTS?
+	rdma resource show qp link "$CLI_DEV/1" 2>/dev/null |
+		grep -q 'type RC state RTS'
+}
+
+# flap LOG: once the client's QP is connected, flip the MTU every 0.2 s
+# until it is gone; LOG gets the number of flips.
+flap() {
+	local flips=0 m=9000
+	wait_for 30 connected || true
+	while connected; do
+		set_mtu "$m"
+		flips=$((flips + 1))
+		m=$((m == 9000 ? 1500 : 9000))
+		sleep 0.2
+	done
+	echo "$flips" >"$1"
+}
+
+# One rc_xfer with the MTU flapping, then: did it flap while connected?
+flapping_xfer() {	# OP SIZE COUNT
+	local log=$PAIR_LOGS/flips-$1 fpid
+	flap "$log" &
+	fpid=$!
+	pair "rc_xfer -o $1: $3 x $2 bytes while the netdev MTU flips, every byte checked" chk_xfer -- \
+		"$xfer" -d "$SRV_DEV" -g "$SRV_GID" -p "$PORT" -o "$1" -m 4096 -s "$2" -n "$3" -w 8 -T $((100 * SLOW)) -- \
+		"$xfer" -d "$CLI_DEV" -g "$CLI_GID" -p "$PORT" -o "$1" -m 4096 -s "$2" -n "$3" -w 8 -T $((100 * SLOW)) "$SRV_IP"
+	wait "$fpid" || true
+	check "$1: the MTU flipped at least twice while the QPs were connected" \
+		test "$(cat "$log" 2>/dev/null || echo 0)" -ge 2
+	set_mtu 1500
+}
+
+flapping_xfer send 65536 "$count"
+flapping_xfer write 65536 "$count"
+flapping_xfer read 65536 "$count"
+
+peer_down
