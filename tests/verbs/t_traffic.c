@@ -8,6 +8,8 @@
  * suffice. Buffers: a source half and a destination half of one MR
  * (struct loop, fixture.h).
  */
+#include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -925,6 +927,112 @@ out:
 	loop_destroy(&l);
 }
 
+/*
+ * What a modifier thread does to a live RC QP, round after round: every
+ * transition and attribute the QP task reads that may change while
+ * traffic runs, the address vector in SQD included.  A round starts and
+ * ends in RTS.
+ */
+static const struct {
+	enum ibv_qp_state state;
+	int mask;
+} live_modify_steps[] = {
+	{ IBV_QPS_RTS, IBV_QP_ACCESS_FLAGS | IBV_QP_MIN_RNR_TIMER },
+	{ IBV_QPS_SQD, 0 },
+	{ IBV_QPS_SQD, IBV_QP_AV | IBV_QP_TIMEOUT | IBV_QP_RETRY_CNT |
+		       IBV_QP_RNR_RETRY | IBV_QP_MAX_QP_RD_ATOMIC |
+		       IBV_QP_ACCESS_FLAGS | IBV_QP_MIN_RNR_TIMER },
+	{ IBV_QPS_RTS, IBV_QP_ACCESS_FLAGS | IBV_QP_MIN_RNR_TIMER },
+};
+
+struct live_modify {
+	struct test_env *env;
+	struct ibv_qp *qp;
+	int stop;
+	unsigned int rounds;
+	int err;
+};
+
+/* The modifier thread: rewrites the QP's attributes with their values. */
+static void *live_modify_thread(void *arg)
+{
+	struct live_modify *m = arg;
+	struct ibv_qp_attr a = {
+		.timeout = 14, .retry_cnt = 7, .rnr_retry = 7,
+		.max_rd_atomic = 4, .min_rnr_timer = 12,
+		.qp_access_flags = IBV_ACCESS_REMOTE_WRITE |
+				   IBV_ACCESS_REMOTE_READ |
+				   IBV_ACCESS_REMOTE_ATOMIC,
+	};
+	size_t i;
+
+	loopback_ah_attr(m->env, &a.ah_attr);
+	while (!__atomic_load_n(&m->stop, __ATOMIC_ACQUIRE) && !m->err) {
+		for (i = 0; i < ARRAY_SIZE(live_modify_steps) && !m->err; i++) {
+			a.qp_state = live_modify_steps[i].state;
+			m->err = ibv_modify_qp(m->qp, &a, IBV_QP_STATE |
+					       live_modify_steps[i].mask);
+		}
+		m->rounds++;
+	}
+	return NULL;
+}
+
+/* One RDMA request of @l's source half and destination half, waited for. */
+static bool live_rdma(struct loop *l, enum ibv_wr_opcode op, uint64_t id)
+{
+	struct ibv_send_wr wr = { .wr_id = id, .opcode = op };
+	struct ibv_sge sge;
+	struct ibv_wc wc;
+
+	if (!CHECK_OK(post_rdma(l, &wr, &sge, l->src, HALF, l->dst,
+				l->mr->rkey)) || !wait_one(l->scq, &wc))
+		return false;
+	return CHECK(wc.status == IBV_WC_SUCCESS && wc.wr_id == id,
+		     "request %llu: status %s", (unsigned long long)id,
+		     ibv_wc_status_str(wc.status));
+}
+
+/*
+ * modify_qp changes what the QP task reads with the task paused, so a
+ * run never sees an attribute half written.  Multi-packet writes and
+ * reads go on while another thread walks the QP through RTS -> SQD ->
+ * SQD (address vector, timeout and retry counts rewritten) -> RTS: each
+ * must complete with its data in place, and every modify must succeed.
+ */
+static void rc_data_stays_intact_while_modify_qp_rewrites_attributes(
+	struct test_env *env)
+{
+	struct live_modify m = { .env = env };
+	unsigned int i, j;
+	pthread_t t;
+	struct loop l;
+
+	if (!loop_connect(env, &l, IBV_QPT_RC, ALL_ACCESS))
+		return;
+	m.qp = l.qp;
+	if (!CHECK_OK(pthread_create(&t, NULL, live_modify_thread, &m)))
+		goto out;
+	for (i = 0; i < 200 && !m.err; i++) {
+		for (j = 0; j < HALF; j++)
+			l.src[j] = (char)(i * 7 + j);
+		if (!live_rdma(&l, IBV_WR_RDMA_WRITE, 2 * i) ||
+		    !CHECK(!memcmp(l.dst, l.src, HALF), "write %u differs", i))
+			break;
+		memset(l.src, 0, HALF);
+		if (!live_rdma(&l, IBV_WR_RDMA_READ, 2 * i + 1) ||
+		    !CHECK(!memcmp(l.src, l.dst, HALF), "read %u differs", i))
+			break;
+	}
+	__atomic_store_n(&m.stop, 1, __ATOMIC_RELEASE);
+	pthread_join(t, NULL);
+	printf("# %u modify rounds during %u writes and reads\n", m.rounds, i);
+	CHECK_OK(m.err);
+	CHECK_GE(m.rounds, 1);
+out:
+	loop_destroy(&l);
+}
+
 static const struct test_case tests[] = {
 	TEST_CASE(rc_send_delivers_data_and_completes_both_sides),
 	TEST_CASE(rc_send_with_imm_delivers_immediate_data),
@@ -948,6 +1056,7 @@ static const struct test_case tests[] = {
 	TEST_CASE(rc_send_longer_than_max_msg_sz_completes_with_length_error),
 	TEST_CASE(dereg_mr_fails_with_ebusy_while_a_window_is_bound),
 	TEST_CASE(ud_send_through_an_ah_of_another_pd_fails),
+	TEST_CASE(rc_data_stays_intact_while_modify_qp_rewrites_attributes),
 };
 
 int main(int argc, char **argv)

@@ -9,7 +9,8 @@
  * - rxc_qp_deliver(): softirq (the UDP receive path) or the task of
  *   another QP (loopback), with bottom halves disabled;
  * - the retransmit and RNR timers: softirq; they only set a flag bit;
- * - verbs (doorbell, modify_qp, destroy_qp): process context.
+ * - verbs (doorbell, modify_qp, destroy_qp): process context; modify_qp
+ *   pauses the task while it changes what the task reads.
  *
  * A run does a bounded amount of work and queues itself again when more
  * is left, so that one busy QP cannot starve the others or the CPU.
@@ -29,8 +30,38 @@ static struct workqueue_struct *rxc_wq;
 
 void rxc_qp_sched(struct rxc_qp *qp)
 {
-	if (!test_bit(RXC_TASK_DYING, &qp->task_flags))
+	if (!test_bit(RXC_TASK_DYING, &qp->task_flags) &&
+	    !test_bit(RXC_TASK_PAUSED, &qp->task_flags))
 		queue_work(rxc_wq, &qp->task);
+}
+
+/**
+ * rxc_qp_task_pause - keep the QP task off the transport state
+ * @qp: the QP, its mutex held
+ *
+ * Process context.  Until rxc_qp_task_resume(), no run is in progress or
+ * starts, so the caller may change the attributes, the address vector and
+ * the requester and responder state that a run reads.  Packets and timer
+ * expiries that arrive meanwhile wait in their queues and flag bits.
+ *
+ * A run that is queued when the bit is set but has not started is
+ * cancelled; one queued afterwards by a caller that tested the bit before
+ * it was set starts after it is set, and returns at once.  The task itself
+ * may get here (a kernel ULP that modifies the QP from the event handler
+ * of an error the task raised) and must not wait for itself.
+ */
+void rxc_qp_task_pause(struct rxc_qp *qp)
+{
+	set_bit(RXC_TASK_PAUSED, &qp->task_flags);
+	if (current_work() != &qp->task)
+		cancel_work_sync(&qp->task);
+}
+
+/* Process context: let the task run, and run it for what waited. */
+void rxc_qp_task_resume(struct rxc_qp *qp)
+{
+	clear_bit(RXC_TASK_PAUSED, &qp->task_flags);
+	rxc_qp_sched(qp);
 }
 
 /**
@@ -181,9 +212,12 @@ static bool rxc_task_more(struct rxc_qp *qp)
 static void rxc_qp_task(struct work_struct *work)
 {
 	struct rxc_qp *qp = container_of(work, struct rxc_qp, task);
-	enum ib_qp_state state = rxc_qp_state(qp);
 	int budget = RXC_TASK_BUDGET;
+	enum ib_qp_state state;
 
+	if (test_bit(RXC_TASK_PAUSED, &qp->task_flags))
+		return;
+	state = rxc_qp_state(qp);
 	if (state == IB_QPS_RESET || state == IB_QPS_INIT) {
 		/* Nothing is received before RTR (IBA 10.3.1). */
 		skb_queue_purge(&qp->comp_pkts);

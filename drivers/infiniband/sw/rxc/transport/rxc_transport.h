@@ -272,6 +272,7 @@ struct rxc_resp {
 /* Bits of rxc_qp.task_flags, set from timers and verbs. */
 enum rxc_task_flag {
 	RXC_TASK_DYING,		/* the QP is being destroyed: no new runs */
+	RXC_TASK_PAUSED,	/* modify_qp is changing what the task reads */
 	RXC_TASK_TIMEOUT,	/* the retransmit timer fired */
 	RXC_TASK_RNR_DONE,	/* the RNR timer fired */
 };
@@ -320,6 +321,8 @@ int rxc_qp_transport_create(struct rxc_qp *qp);
 void rxc_qp_transport_destroy(struct rxc_qp *qp);
 void rxc_qp_transport_reset(struct rxc_qp *qp);
 void rxc_qp_sched(struct rxc_qp *qp);
+void rxc_qp_task_pause(struct rxc_qp *qp);
+void rxc_qp_task_resume(struct rxc_qp *qp);
 void rxc_qp_deliver(struct rxc_qp *qp, struct sk_buff *skb);
 u32 rxc_qp_mtu(const struct rxc_qp *qp);
 void rxc_qp_send_pkt(struct rxc_qp *qp, const struct rxc_av *av,

@@ -428,6 +428,8 @@ static void rxc_qp_flush_now(struct rxc_qp *qp)
 /*
  * The transport state a new state starts from is set before the state
  * changes, since the QP task acts on the state as soon as it is visible.
+ * The task is paused (rxc_qp_task_pause()); what the new state needs it
+ * to do happens once it runs again.
  */
 static int rxc_qp_enter_state(struct rxc_qp *qp, enum ib_qp_state old,
 			      enum ib_qp_state state)
@@ -444,20 +446,34 @@ static int rxc_qp_enter_state(struct rxc_qp *qp, enum ib_qp_state old,
 		return err;
 
 	rxc_dbg_qp(qp, "state %d -> %d\n", old, state);
-	switch (state) {
-	case IB_QPS_RTS:
-		rxc_qp_sched(qp);	/* sends posted before RTS */
-		break;
-	case IB_QPS_ERR:
-		rxc_qp_flush_now(qp);
-		break;
-	case IB_QPS_RESET:
+	if (state == IB_QPS_RESET)
 		rxc_qp_reset(qp);
-		break;
-	default:
-		break;
-	}
 	return 0;
+}
+
+/*
+ * Everything modify_qp changes is changed with the task paused, so that a
+ * run never sees half of it: an address vector rewritten in SQD, a retry
+ * count, the access flags the responder checks.
+ */
+static int rxc_qp_apply(struct rxc_qp *qp, const struct ib_qp_attr *attr,
+			int mask, const struct rxc_av *av,
+			enum ib_qp_state cur, enum ib_qp_state next)
+{
+	int err = 0;
+
+	rxc_qp_task_pause(qp);
+	if (mask & IB_QP_AV)
+		qp->av = *av;
+	rxc_qp_store_attr(qp, attr, mask);
+	if (mask & IB_QP_STATE)
+		err = rxc_qp_enter_state(qp, cur, next);
+	/* Runs the task for sends posted before RTS, and what waited. */
+	rxc_qp_task_resume(qp);
+
+	if (!err && next == IB_QPS_ERR && cur != IB_QPS_ERR)
+		rxc_qp_flush_now(qp);
+	return err;
 }
 
 int rxc_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
@@ -500,12 +516,8 @@ int rxc_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
 		err = rxc_av_from_ah_attr(rxc, &av, &attr->ah_attr);
 		if (err)
 			goto out;
-		qp->av = av;
 	}
-
-	rxc_qp_store_attr(qp, attr, mask);
-	if (mask & IB_QP_STATE)
-		err = rxc_qp_enter_state(qp, cur, next);
+	err = rxc_qp_apply(qp, attr, mask, &av, cur, next);
 out:
 	mutex_unlock(&qp->mutex);
 	return err;
