@@ -142,6 +142,26 @@ skip_if_no_traffic() {
 	fi
 }
 
+# rc_xfer (tests/verbs/tools), which checks every byte it moves.
+XFER=${RXC_REPO:-/nonexistent}/build/tests/tools/rc_xfer
+
+# skip_unless_peer_xfer NAME: for the rxc-only groups that run rc_xfer
+# between two namespaces; skip NAME, saying what is missing (an rxc
+# device, its traffic, rc_xfer), and be true when something is.
+skip_unless_peer_xfer() {
+	if [ "$DEV_TYPE" != rxc ]; then
+		skip "$1" "rdma_rxe 6.1 has no netns support: both ends would share one device"
+	elif ! dev_exists; then
+		skip "$1" "no $DEV device"
+	elif skip_if_no_traffic "$1"; then
+		:
+	elif [ ! -x "$XFER" ]; then
+		skip "$1" "rc_xfer not built: $XFER"
+	else
+		return 1
+	fi
+}
+
 # Two-ended traffic topology for the tool tests (t-tools, t-netem):
 #   rxc: the client is $DEV on veth0 (10.77.0.1) in the initial namespace,
 #        the server is rxc1 on veth1 (10.77.0.2) moved into namespace

@@ -15,19 +15,10 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib.sh"
 SUITE=fuzz-packets
-xfer=${RXC_REPO:-/nonexistent}/build/tests/tools/rc_xfer
 if [ "$SLOW" -gt 1 ]; then count=${RXC_FUZZ_PACKETS:-500}; else count=${RXC_FUZZ_PACKETS:-2000}; fi
 seed=${RXC_FUZZ_SEED:-$RANDOM}
 
-if [ "$DEV_TYPE" != rxc ] || ! dev_exists; then
-	skip "packet fuzzer" "needs an rxc device and a peer namespace"
-	exit 0
-fi
-skip_if_no_traffic "packet fuzzer" && exit 0
-if [ ! -x "$xfer" ]; then
-	skip "packet fuzzer" "rc_xfer not built: $xfer"
-	exit 0
-fi
+skip_unless_peer_xfer "packet fuzzer" && exit 0
 PAIR_LOGS=$RESULTS/fuzz-packets
 mkdir -p "$PAIR_LOGS"
 stop=$PAIR_LOGS/stop
@@ -54,8 +45,8 @@ round=0
 while :; do
 	round=$((round + 1))
 	PAIR_SECS=300 pair "round $round: rc_xfer: $n RDMA WRITEs with immediate under the fuzzer, every byte checked" chk_xfer -- \
-		"$xfer" -d "$SRV_DEV" -g "$SRV_GID" -p "$PORT" -o write -s 2000 -n "$n" -w 8 -T $((280 * SLOW)) -- \
-		"$xfer" -d "$CLI_DEV" -g "$CLI_GID" -p "$PORT" -o write -s 2000 -n "$n" -w 8 -T $((280 * SLOW)) "$SRV_IP"
+		"$XFER" -d "$SRV_DEV" -g "$SRV_GID" -p "$PORT" -o write -s 2000 -n "$n" -w 8 -T $((280 * SLOW)) -- \
+		"$XFER" -d "$CLI_DEV" -g "$CLI_GID" -p "$PORT" -o write -s 2000 -n "$n" -w 8 -T $((280 * SLOW)) "$SRV_IP"
 	kill -0 "$fpid" 2>/dev/null || break
 	[ "$round" -lt "$max_rounds" ] || break
 done

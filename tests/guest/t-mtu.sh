@@ -15,23 +15,10 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib.sh"
 SUITE=mtu
-xfer=${RXC_REPO:-/nonexistent}/build/tests/tools/rc_xfer
 PAIR_LOGS=$RESULTS/mtu
-if [ "$SLOW" -gt 1 ]; then count=200; else count=1500; fi
+if [ "$SLOW" -gt 1 ]; then count=50; else count=1500; fi
 
-if [ "$DEV_TYPE" = rxe ]; then
-	skip "netdev MTU changes under traffic" "rdma_rxe 6.1 has no netns support"
-	exit 0
-fi
-if ! dev_exists; then
-	skip "netdev MTU changes under traffic" "no $DEV device"
-	exit 0
-fi
-skip_if_no_traffic "netdev MTU changes under traffic" && exit 0
-if [ ! -x "$xfer" ]; then
-	skip "netdev MTU changes under traffic" "rc_xfer not built: $xfer"
-	exit 0
-fi
+skip_unless_peer_xfer "netdev MTU changes under traffic" && exit 0
 mkdir -p "$PAIR_LOGS"
 
 set_mtu() {	# set_mtu BYTES: both ends of the veth pair
@@ -67,8 +54,8 @@ flapping_xfer() {	# OP SIZE COUNT
 	flap "$log" &
 	fpid=$!
 	pair "rc_xfer -o $1: $3 x $2 bytes while the netdev MTU flips, every byte checked" chk_xfer -- \
-		"$xfer" -d "$SRV_DEV" -g "$SRV_GID" -p "$PORT" -o "$1" -m 4096 -s "$2" -n "$3" -w 8 -T $((100 * SLOW)) -- \
-		"$xfer" -d "$CLI_DEV" -g "$CLI_GID" -p "$PORT" -o "$1" -m 4096 -s "$2" -n "$3" -w 8 -T $((100 * SLOW)) "$SRV_IP"
+		"$XFER" -d "$SRV_DEV" -g "$SRV_GID" -p "$PORT" -o "$1" -m 4096 -s "$2" -n "$3" -w 8 -T $((100 * SLOW)) -- \
+		"$XFER" -d "$CLI_DEV" -g "$CLI_GID" -p "$PORT" -o "$1" -m 4096 -s "$2" -n "$3" -w 8 -T $((100 * SLOW)) "$SRV_IP"
 	wait "$fpid" || true
 	check "$1: the MTU flipped at least twice while the QPs were connected" \
 		test "$(cat "$log" 2>/dev/null || echo 0)" -ge 2

@@ -13,7 +13,6 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib.sh"
 SUITE=netem
-xfer=${RXC_REPO:-/nonexistent}/build/tests/tools/rc_xfer
 TC=/usr/sbin/tc
 # Under KASAN + lockdep a 64 MiB transfer would take far too long.
 if [ "$SLOW" -gt 1 ]; then mib=${NETEM_MIB:-8}; else mib=${NETEM_MIB:-64}; fi
@@ -23,19 +22,7 @@ if [ "$SLOW" -gt 1 ]; then mib=${NETEM_MIB:-8}; else mib=${NETEM_MIB:-64}; fi
 fwd=(delay 2ms reorder 10% loss 5% duplicate 1%)
 back=(loss 5%)
 
-if [ "$DEV_TYPE" = rxe ]; then
-	skip "RC under netem loss" "rdma_rxe 6.1 has no netns support: both ends share one device and loopback bypasses the qdisc"
-	exit 0
-fi
-if ! dev_exists; then
-	skip "RC under netem loss" "no $DEV device"
-	exit 0
-fi
-skip_if_no_traffic "RC under netem loss" && exit 0
-if [ ! -x "$xfer" ]; then
-	skip "RC under netem loss" "rc_xfer not built: $xfer"
-	exit 0
-fi
+skip_unless_peer_xfer "RC under netem loss" && exit 0
 PAIR_LOGS=$RESULTS/netem
 mkdir -p "$PAIR_LOGS"
 
@@ -62,15 +49,15 @@ run "netem on veth1: ${back[*]}" 30 \
 # what is in flight behind it, and 5% loss on a deep pipe would crawl.
 n=$((mib * 256))
 PAIR_SECS=900 pair "rc_xfer: $mib MiB by SEND, every byte checked" chk_xfer -- \
-	"$xfer" -d "$SRV_DEV" -g "$SRV_GID" -p "$PORT" -o send -s 4096 -n "$n" -w 8 -T $((850 * SLOW)) -- \
-	"$xfer" -d "$CLI_DEV" -g "$CLI_GID" -p "$PORT" -o send -s 4096 -n "$n" -w 8 -T $((850 * SLOW)) "$SRV_IP"
+	"$XFER" -d "$SRV_DEV" -g "$SRV_GID" -p "$PORT" -o send -s 4096 -n "$n" -w 8 -T $((850 * SLOW)) -- \
+	"$XFER" -d "$CLI_DEV" -g "$CLI_GID" -p "$PORT" -o send -s 4096 -n "$n" -w 8 -T $((850 * SLOW)) "$SRV_IP"
 PAIR_SECS=300 pair "rc_xfer: $((mib / 4)) MiB by RDMA WRITE with immediate, 5001-byte messages" chk_xfer -- \
-	"$xfer" -d "$SRV_DEV" -g "$SRV_GID" -p "$PORT" -o write -s 5001 -n $((n / 5)) -w 8 -T $((280 * SLOW)) -- \
-	"$xfer" -d "$CLI_DEV" -g "$CLI_GID" -p "$PORT" -o write -s 5001 -n $((n / 5)) -w 8 -T $((280 * SLOW)) "$SRV_IP"
+	"$XFER" -d "$SRV_DEV" -g "$SRV_GID" -p "$PORT" -o write -s 5001 -n $((n / 5)) -w 8 -T $((280 * SLOW)) -- \
+	"$XFER" -d "$CLI_DEV" -g "$CLI_GID" -p "$PORT" -o write -s 5001 -n $((n / 5)) -w 8 -T $((280 * SLOW)) "$SRV_IP"
 # Reads recover a lost response by asking for the rest of the read.
 PAIR_SECS=300 pair "rc_xfer: $((n / 10)) RDMA READs of 5001 bytes, every byte checked" chk_xfer -- \
-	"$xfer" -d "$SRV_DEV" -g "$SRV_GID" -p "$PORT" -o read -s 5001 -n $((n / 10)) -w 8 -T $((280 * SLOW)) -- \
-	"$xfer" -d "$CLI_DEV" -g "$CLI_GID" -p "$PORT" -o read -s 5001 -n $((n / 10)) -w 8 -T $((280 * SLOW)) "$SRV_IP"
+	"$XFER" -d "$SRV_DEV" -g "$SRV_GID" -p "$PORT" -o read -s 5001 -n $((n / 10)) -w 8 -T $((280 * SLOW)) -- \
+	"$XFER" -d "$CLI_DEV" -g "$CLI_GID" -p "$PORT" -o read -s 5001 -n $((n / 10)) -w 8 -T $((280 * SLOW)) "$SRV_IP"
 # No stock tool here: ibv_rc_pingpong exits as soon as it has its last
 # message, so when the ACK of that message is lost its peer retransmits to
 # a QP that is gone (retry_cnt 7 retries forever, as with rdma_rxe) and
