@@ -1,0 +1,39 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+#
+# The uverbs fuzzer (tests/verbs/tools/uverbs_fuzz.c) on $DEV: worker
+# threads throw random verbs, counter methods and raw ioctls at the device
+# while an RC connection on it checks every byte it moves.  It passes when
+# every call returned, the connection never failed, the device carries
+# traffic afterwards, and (run-all's dmesg scan) the kernel said nothing.
+#
+# RXC_UVERBS_FUZZ_CALLS (default 20000, the CI smoke; a tenth of that on
+# the debug kernel), RXC_UVERBS_FUZZ_THREADS (4) and RXC_UVERBS_FUZZ_SEED
+# (2026) set the run; the seed is printed either way.
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+. "$here/lib.sh"
+SUITE="fuzz-uverbs"
+fuzz=${RXC_REPO:-/nonexistent}/build/tests/tools/uverbs_fuzz
+if [ "$SLOW" -gt 1 ]; then calls=${RXC_UVERBS_FUZZ_CALLS:-20000}; else calls=${RXC_UVERBS_FUZZ_CALLS:-100000}; fi
+threads=${RXC_UVERBS_FUZZ_THREADS:-4}
+seed=${RXC_UVERBS_FUZZ_SEED:-2026}
+
+if [ "$DEV_TYPE" != rxc ] || ! dev_exists; then
+	skip "uverbs fuzzer" "needs an rxc device"
+	exit 0
+fi
+if data_path_gated; then
+	skip "uverbs fuzzer" "$DATA_PATH_REASON"
+	exit 0
+fi
+if [ ! -x "$fuzz" ]; then
+	skip "uverbs fuzzer" "uverbs_fuzz not built: $fuzz"
+	exit 0
+fi
+
+# A call takes milliseconds; the bound is for a run that hangs.
+run "uverbs_fuzz: $calls calls in $threads threads, seed $seed, traffic checked" \
+	$((300 + calls / 20)) "$fuzz" -d "$DEV" -s "$seed" -n "$calls" -t "$threads" \
+	-T $(((250 + calls / 25) * SLOW))
+check "$DEV port still active" port_active
