@@ -9,7 +9,8 @@
 #
 # Environment: RXC_KERNELS="stock debug", RXC_GROUPS (some guest groups only,
 # see tests/guest/run-all.sh), RXC_FUZZ_PACKETS / RXC_FUZZ_SEED (the packet
-# fuzzer's length and seed), DEV_TYPE=rxc|rxe (default rxc once
+# fuzzer's length and seed), RXC_UVERBS_FUZZ_CALLS / RXC_UVERBS_FUZZ_SEED /
+# RXC_UVERBS_FUZZ_THREADS (the uverbs fuzzer's), DEV_TYPE=rxc|rxe (default rxc once
 # vm/build-modules.sh exists, else rxe), RXC_RESULTS (default build/vm-results),
 # RXC_TIMEOUT_STOCK / RXC_TIMEOUT_DEBUG (seconds per VM run).
 set -euo pipefail
@@ -126,7 +127,10 @@ run_kernel() {
 		--env "RXC_NETNS_TRAFFIC=${RXC_NETNS_TRAFFIC:-1}" \
 		--env "RXC_GROUPS=${RXC_GROUPS:-}" \
 		--env "RXC_FUZZ_PACKETS=${RXC_FUZZ_PACKETS:-}" \
-		--env "RXC_FUZZ_SEED=${RXC_FUZZ_SEED:-}" || rc=$?
+		--env "RXC_FUZZ_SEED=${RXC_FUZZ_SEED:-}" \
+		--env "RXC_UVERBS_FUZZ_CALLS=${RXC_UVERBS_FUZZ_CALLS:-}" \
+		--env "RXC_UVERBS_FUZZ_SEED=${RXC_UVERBS_FUZZ_SEED:-}" \
+		--env "RXC_UVERBS_FUZZ_THREADS=${RXC_UVERBS_FUZZ_THREADS:-}" || rc=$?
 	case $rc in
 	0) kres ok "vm: guest suite completed" ;;
 	124) kres "not ok" "vm: timed out after ${tmo}s" ;;
