@@ -31,6 +31,7 @@
 #include <rdma/uverbs_named_ioctl.h>
 
 #include "rxc.h"
+#include "rxc_compat.h"
 #include "counters/rxc_cntr.h"
 
 /* The condition both methods wait for; pure, for KUnit. */
@@ -79,7 +80,7 @@ static void rxc_cntr_notify_fire(struct rxc_cntr *cntr)
 	    rxc_cntr_reached(cntr, n->threshold, n->err_base, &comp, &err)) {
 		n->armed = false;
 		atomic_dec(&cntr->nwaiters);
-		eventfd_signal(n->ctx, 1);
+		rxc_eventfd_signal(n->ctx);
 		rxc_stat_inc(cntr->rxc, RXC_STAT_COMP_CNTR_NOTIFIED);
 	}
 }

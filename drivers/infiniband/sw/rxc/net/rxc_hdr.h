@@ -17,7 +17,8 @@
 #include <linux/bits.h>
 #include <linux/string.h>
 #include <linux/types.h>
-#include <asm/unaligned.h>
+
+#include "rxc_compat.h"
 
 /*
  * Extension headers, numbered in the order in which they follow the BTH on

@@ -13,9 +13,9 @@
 #include <linux/ipv6.h>
 #include <linux/skbuff.h>
 #include <linux/udp.h>
-#include <asm/unaligned.h>
 
 #include "rxc.h"
+#include "rxc_compat.h"
 #include "rxc_hdr.h"
 #include "rxc_net.h"
 #include "verbs/rxc_verbs.h"

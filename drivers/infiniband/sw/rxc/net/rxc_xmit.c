@@ -23,9 +23,9 @@
 #include <net/ipv6.h>
 #include <net/ipv6_stubs.h>
 #include <net/route.h>
-#include <asm/unaligned.h>
 
 #include "rxc.h"
+#include "rxc_compat.h"
 #include "rxc_net.h"
 
 static unsigned int rxc_ip_hdr_len(const struct rxc_av *av)

@@ -28,8 +28,9 @@ static int rxc_cq_check_size(struct rxc_dev *rxc, int cqe)
 }
 
 int rxc_create_cq(struct ib_cq *ibcq, const struct ib_cq_init_attr *attr,
-		  struct ib_udata *udata)
+		  RXC_CREATE_CQ_CTX *ctx)
 {
+	struct ib_udata *udata = rxc_create_cq_udata(ctx);
 	struct rxc_dev *rxc = to_rdev(ibcq->device);
 	struct rxc_cq *cq = to_rcq(ibcq);
 	struct rxe_create_cq_resp resp = {};

@@ -12,6 +12,7 @@
 #include <linux/vmalloc.h>
 
 #include "rxc.h"
+#include "rxc_compat.h"
 #include "rxc_verbs.h"
 
 int rxc_alloc_ucontext(struct ib_ucontext *uctx, struct ib_udata *udata)
@@ -57,7 +58,7 @@ int rxc_mmap(struct ib_ucontext *uctx, struct vm_area_struct *vma)
 			rdma_user_mmap_entry_put(rdma_entry);
 			return -EPERM;
 		}
-		vma->vm_flags &= ~VM_MAYWRITE;
+		rxc_vm_flags_clear(vma, VM_MAYWRITE);
 	}
 
 	err = remap_vmalloc_range(vma, entry->buf, 0);

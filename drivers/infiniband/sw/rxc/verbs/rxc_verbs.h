@@ -16,6 +16,7 @@
 #include <rdma/ib_verbs.h>
 
 #include "rxc.h"
+#include "rxc_compat.h"
 #include "counters/rxc_cntr.h"
 #include "net/rxc_net.h"
 #include "transport/rxc_transport.h"
@@ -310,7 +311,7 @@ int rxc_sgl_copy(struct rxc_dev *rxc, struct ib_pd *pd,
 
 /* rxc_cq.c */
 int rxc_create_cq(struct ib_cq *ibcq, const struct ib_cq_init_attr *attr,
-		  struct ib_udata *udata);
+		  RXC_CREATE_CQ_CTX *ctx);
 int rxc_resize_cq(struct ib_cq *ibcq, int cqe, struct ib_udata *udata);
 int rxc_destroy_cq(struct ib_cq *ibcq, struct ib_udata *udata);
 int rxc_poll_cq(struct ib_cq *ibcq, int num_entries, struct ib_wc *wc);
