@@ -6,7 +6,7 @@
 # Host-side test of the Kbuild probe for core completion counter support
 # (drivers/infiniband/sw/rxc/comp-cntr-probe.sh), in two parts:
 #
-# 1. The probe on header trees: Debian's 6.1 headers (no support), and
+# 1. The probe on header trees: KDIR's Debian headers (no support), and
 #    stub trees with every symbol, only the uAPI ID, or the ID and only
 #    some of the callbacks.
 # 2. Kbuild following it: rdma_rxc.ko is built (W=1, warnings fail)
@@ -151,8 +151,9 @@ build() {
 }
 has() { grep -qE " [a-zA-Z] $1\$" "$work/$2.nm"; }
 
-if build 6.1 "$kdir"; then
-	if has ib_comp_cntr_uapi_defs 6.1 && ! has rxc_cntr_dev_ops 6.1; then
+if build "$(basename "$kdir")" "$kdir"; then
+	if has ib_comp_cntr_uapi_defs "$(basename "$kdir")" &&
+		! has rxc_cntr_dev_ops "$(basename "$kdir")"; then
 		ok "without core support the compat uverbs object is linked in"
 	else
 		nok "without core support the compat uverbs object is linked in"
