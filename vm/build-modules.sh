@@ -2,30 +2,30 @@
 # SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 #
 # Build rdma_rxc.ko (and rxc_kunit.ko where the kernel has KUnit) for one
-# bench kernel, in a private copy of the sources so that builds for several
-# kernels never share object files.  The build runs with W=1 and sparse
-# and fails on any warning (log in build/KERNEL/build.log).
+# bench kernel (vm/kernels.sh names them), in a private copy of the sources
+# so that builds for several kernels never share object files.  The build
+# runs with W=1 and sparse and fails on any warning (log in
+# build/KERNEL/build.log).
 #
-#   vm/build-modules.sh stock|debug
+#   vm/build-modules.sh stock|stock-6.12|debug
 #
 # Prints the directory that holds the .ko files.
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
-kernel=${1:?usage: build-modules.sh stock|debug}
+kernel=${1:?usage: build-modules.sh stock|stock-6.12|debug}
+. "$top/vm/kernels.sh"
 
 case $kernel in
-stock)
-	kdir=$(ls -d /usr/src/linux-headers-*-amd64 | sort -V | tail -n 1)
-	;;
 debug)
 	kdir=$("$top/vm/build-debug-kernel.sh")/build
 	;;
 *)
-	echo "build-modules.sh: unknown kernel '$kernel'" >&2
-	exit 2
+	kver=$(stock_kver "$kernel") || exit 2
+	kdir=/usr/src/linux-headers-$kver
 	;;
 esac
+echo "build-modules: $kernel: building against $kdir" >&2
 
 work=$top/build/$kernel
 mkdir -p "$work/src" "$work/modules"

@@ -2,22 +2,34 @@
 # SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 #
 # The project's test command: build everything, run the guest test suite
-# in a VM on Debian's stock kernel and on the debug kernel (KASAN, lockdep,
-# kmemleak, KUnit), check each kernel log, and close with
+# in a VM on each of Debian 12's stock kernels (6.1 and 6.12) and on the
+# debug kernel (KASAN, lockdep, kmemleak, KUnit), check each kernel log,
+# and close with
 #   N passed, N failed, N skipped
 # Exit status is non-zero when anything failed (a VM timeout included).
 #
-# Environment: RXC_KERNELS="stock debug", RXC_GROUPS (some guest groups only,
-# see tests/guest/run-all.sh), RXC_FUZZ_PACKETS / RXC_FUZZ_SEED (the packet
-# fuzzer's length and seed), RXC_UVERBS_FUZZ_CALLS / RXC_UVERBS_FUZZ_SEED /
-# RXC_UVERBS_FUZZ_THREADS (the uverbs fuzzer's), DEV_TYPE=rxc|rxe (default rxc once
-# vm/build-modules.sh exists, else rxe), RXC_RESULTS (default build/vm-results),
-# RXC_TIMEOUT_STOCK / RXC_TIMEOUT_DEBUG (seconds per VM run).
+# Environment: RXC_KERNELS (default "stock stock-6.12 debug", names from
+# vm/kernels.sh), RXC_GROUPS (some guest groups only, see
+# tests/guest/run-all.sh; by default every group on stock and debug, and
+# the groups in $groups_6_12 below on stock-6.12), RXC_FUZZ_PACKETS /
+# RXC_FUZZ_SEED (the packet fuzzer's length and seed),
+# RXC_UVERBS_FUZZ_CALLS / RXC_UVERBS_FUZZ_SEED / RXC_UVERBS_FUZZ_THREADS
+# (the uverbs fuzzer's), DEV_TYPE=rxc|rxe (default rxc once
+# vm/build-modules.sh exists, else rxe), RXC_RESULTS (default
+# build/vm-results), RXC_TIMEOUT_STOCK / RXC_TIMEOUT_DEBUG (seconds per VM
+# run).
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/.." && pwd)
-kernels=${RXC_KERNELS:-stock debug}
+kernels=${RXC_KERNELS:-stock stock-6.12 debug}
+# 6.12 runs what differs between the kernels: the verbs ABI and counters
+# (t-verbs, t-comp-cntr, t-userspace), every stock tool, pyverbs against
+# 6.12's own rdma_rxe, the interop matrix with it, lifetimes, removal and
+# namespaces.  The transport's loss, MTU and fuzz groups exercise code
+# that does not depend on the kernel's interfaces; 6.1 and the debug
+# kernel run them.
+groups_6_12="t-device t-verbs t-comp-cntr t-userspace t-tools t-pyverbs t-lifecycle t-removal t-net t-netns-move t-interop"
 out=${RXC_RESULTS:-$repo/build/vm-results}
 if [ -z "${DEV_TYPE:-}" ]; then
 	if [ -f "$here/build-modules.sh" ]; then DEV_TYPE=rxc; else DEV_TYPE=rxe; fi
@@ -114,8 +126,10 @@ run_kernel() {
 		fi
 	fi
 
+	local groups=${RXC_GROUPS:-}
 	case $k in
 	stock) tmo=${RXC_TIMEOUT_STOCK:-1800} ;;
+	stock-6.12) tmo=${RXC_TIMEOUT_STOCK:-1800} groups=${RXC_GROUPS:-$groups_6_12} ;;
 	*) tmo=${RXC_TIMEOUT_DEBUG:-3600} ;;
 	esac
 	log "$k kernel: running the guest suite (DEV_TYPE=$DEV_TYPE, timeout ${tmo}s)"
@@ -125,7 +139,7 @@ run_kernel() {
 		--env "DEV_TYPE=$DEV_TYPE" --env "VERBS_DIR=$repo/build/tests/verbs" \
 		--env "RXC_DATA_PATH=${RXC_DATA_PATH:-1}" \
 		--env "RXC_NETNS_TRAFFIC=${RXC_NETNS_TRAFFIC:-1}" \
-		--env "RXC_GROUPS=${RXC_GROUPS:-}" \
+		--env "RXC_GROUPS=$groups" \
 		--env "RXC_FUZZ_PACKETS=${RXC_FUZZ_PACKETS:-}" \
 		--env "RXC_FUZZ_SEED=${RXC_FUZZ_SEED:-}" \
 		--env "RXC_UVERBS_FUZZ_CALLS=${RXC_UVERBS_FUZZ_CALLS:-}" \

@@ -22,6 +22,28 @@ pkgs=(
 	tshark
 )
 
+# Debian 12's 6.12 kernel has no metapackage: take the release already
+# installed (vm/kernels.sh requires exactly one), else the newest the
+# archive offers, with the headers of the same release.
+k612=$(dpkg-query -W -f='${Package} ${Status}\n' 'linux-image-6.12.*+deb12-amd64' 2>/dev/null |
+	sed -n 's/^linux-image-\([^ ]*\) install ok installed$/\1/p' | sort -V | tail -n 1)
+if [ -z "$k612" ]; then
+	list612() {
+		apt-cache pkgnames linux-image-6.12. 2>/dev/null |
+			sed -n 's/^linux-image-\(6\.12\.[0-9]*+deb12-amd64\)$/\1/p' | sort -V | tail -n 1
+	}
+	k612=$(list612)
+	if [ -z "$k612" ]; then
+		apt-get update -q >&2
+		k612=$(list612)
+	fi
+fi
+if [ -n "$k612" ]; then
+	pkgs+=("linux-image-$k612" "linux-headers-$k612")
+else
+	echo "install-deps: no linux-image-6.12.*+deb12-amd64 in the archive; the stock-6.12 kernel will be missing" >&2
+fi
+
 # dpkg-query prints one status line per known package; anything not
 # "install ok installed" (or unknown to dpkg) means apt has work to do.
 missing=()

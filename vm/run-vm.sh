@@ -4,7 +4,7 @@
 # Boot a throw-away QEMU guest that sees the host's root filesystem and run
 # one script in it.
 #
-#   vm/run-vm.sh --kernel stock|debug --guest-script PATH --results DIR
+#   vm/run-vm.sh --kernel stock|stock-6.12|debug --guest-script PATH --results DIR
 #                [--modules DIR] [--timeout SECS] [--env K=V ...]
 #
 # In DIR afterwards: console.log (serial console), guest.log (the script's
@@ -35,6 +35,7 @@ done
 if [ -z "$script" ] || [ -z "$results" ]; then usage; fi
 script=$(realpath "$script")
 log() { echo "run-vm: $*" >&2; }
+. "$here/kernels.sh"
 
 # Everything the guest reads comes through 9p at the same path as on the
 # host; the guest mounts a tmpfs on /tmp, so only the repo may live there.
@@ -46,11 +47,9 @@ case "$repo$script" in *[[:space:]]*) log "paths with spaces unsupported"; exit 
 
 kmods=''
 case $kernel in
-stock)
-	# The kernel linux-image-amd64 points at: the one linux-headers-amd64
-	# (and so the modules under test) were built for.
-	kver=${RXC_STOCK_KVER:-$(dpkg-query -W -f='${Depends}' linux-image-amd64 |
-		sed -n 's/^linux-image-\([^ ,]*\).*/\1/p')}
+stock | stock-6.12)
+	# The release vm/build-modules.sh built the modules under test for.
+	kver=$(stock_kver "$kernel") || exit 2
 	bzimage=/boot/vmlinuz-$kver
 	initrd=$("$here/mkinitramfs.sh" "$kver" /)
 	;;
