@@ -63,8 +63,10 @@ flapping_xfer() {	# OP SIZE COUNT
 	set_mtu 1500
 }
 
+# The requester cuts sends and writes the same way, so the debug kernel,
+# where each transfer takes a minute, runs one of them.
 flapping_xfer send 65536 "$count"
-flapping_xfer write 65536 "$count"
+[ "$SLOW" -gt 1 ] || flapping_xfer write 65536 "$count"
 flapping_xfer read 65536 "$count"
 
 peer_down
