@@ -2,9 +2,8 @@
 /*
  * librxc's API contract against a device: every errno the library and
  * the kernel give today, values read through the pointers agreeing with
- * ibv_read_comp_cntr(), and the direct verbs the kernel may not have yet
- * (external memory, WAIT, NOTIFY), which skip with a reason while the
- * kernel answers EOPNOTSUPP.
+ * ibv_read_comp_cntr(), and the direct verbs: counter memory in user VA,
+ * WAIT and NOTIFY.  rxc has them all; EOPNOTSUPP from any is a failure.
  *
  *   t_api <device>        RXC_NO_COUNTERS=1: the device has no counters
  *                         (rdma_rxe); only that answer is checked.
@@ -419,8 +418,7 @@ static void dv_query_fails_with_einval_for_a_short_inlen(
 
 /*
  * Counter values in the caller's memory: the library hands back the
- * caller's pointers, and they agree with ibv_read_*.  A kernel without
- * VA support refuses with EOPNOTSUPP (skip).
+ * caller's pointers, and they agree with ibv_read_*.
  */
 static void dv_va_memory_holds_the_values(struct test_env *env)
 {
@@ -438,10 +436,6 @@ static void dv_va_memory_holds_the_values(struct test_env *env)
 
 	errno = 0;
 	c = dv_create(env, &dv, sizeof(dv));
-	if (!c && errno == EOPNOTSUPP) {
-		tap_skip("the kernel has no VA counter memory yet (EOPNOTSUPP)");
-		return;
-	}
 	if (!CHECK(c != NULL, "create failed: %s", err_name(errno)))
 		return;
 	if (CHECK_OK(rxcdv_query_comp_cntr(c, &attr, sizeof(attr)))) {
@@ -509,10 +503,6 @@ static void wait_returns_at_the_threshold_or_times_out(struct test_env *env)
 	if (!c)
 		return;
 	rc = rxcdv_wait_comp_cntr(c, &w, sizeof(w));
-	if (rc == EOPNOTSUPP) {
-		tap_skip("the kernel has no WAIT method yet (EOPNOTSUPP)");
-		goto out;
-	}
 	CHECK_RC(rc, ETIMEDOUT);
 	CHECK_EQ(w.comp_value, 0);
 
@@ -580,10 +570,6 @@ static void notify_makes_the_eventfd_readable(struct test_env *env)
 	CHECK_EQ(rxcdv_get_comp_cntr_fd(c), fd);
 	n.fd = fd;
 	rc = rxcdv_notify_comp_cntr(c, &n, sizeof(n));
-	if (rc == EOPNOTSUPP) {
-		tap_skip("the kernel has no NOTIFY method yet (EOPNOTSUPP)");
-		goto out;
-	}
 	if (!CHECK_OK(rc))
 		goto out;
 	CHECK(!readable(fd, 0), "readable before the threshold");
