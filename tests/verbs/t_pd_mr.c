@@ -283,60 +283,58 @@ static void reg_mr_succeeds_for_region_spanning_many_pages(
 	munmap(buf, len);
 }
 
+/*
+ * ibv_reg_mr() with @access must fail with @want, or with @alt when that
+ * is not zero (the core's answer differs between kernels).
+ */
+static void check_reg_mr_refused(struct test_env *env, unsigned int access,
+				 int want, int alt)
+{
+	char *buf = malloc(MR_LEN);
+	struct ibv_mr *mr;
+	int err;
+
+	errno = 0;
+	mr = ibv_reg_mr(env->pd, buf, MR_LEN, access);
+	err = errno;
+	CHECK(!mr && (err == want || (alt && err == alt)),
+	      "ibv_reg_mr(access %#x) returned %p errno %s, expected NULL errno %s%s%s",
+	      access, (void *)mr, err_name(err), err_name(want),
+	      alt ? " or " : "", alt ? err_name(alt) : "");
+	if (mr)
+		ibv_dereg_mr(mr);
+	free(buf);
+}
+
 /* Remote write needs local write (ibv_reg_mr(3), IBA o10-37.2.8). */
 static void reg_mr_fails_with_einval_when_remote_write_lacks_local_write(
 	struct test_env *env)
 {
-	char *buf = malloc(MR_LEN);
-	struct ibv_mr *mr;
-
-	mr = CHECK_NULL_ERRNO(ibv_reg_mr(env->pd, buf, MR_LEN,
-					 IBV_ACCESS_REMOTE_WRITE), EINVAL);
-	if (mr)
-		ibv_dereg_mr(mr);
-	free(buf);
+	check_reg_mr_refused(env, IBV_ACCESS_REMOTE_WRITE, EINVAL, 0);
 }
 
 static void reg_mr_fails_with_einval_when_atomic_lacks_local_write(
 	struct test_env *env)
 {
-	char *buf = malloc(MR_LEN);
-	struct ibv_mr *mr;
-
-	mr = CHECK_NULL_ERRNO(ibv_reg_mr(env->pd, buf, MR_LEN,
-					 IBV_ACCESS_REMOTE_ATOMIC |
-					 IBV_ACCESS_REMOTE_READ), EINVAL);
-	if (mr)
-		ibv_dereg_mr(mr);
-	free(buf);
+	check_reg_mr_refused(env, IBV_ACCESS_REMOTE_ATOMIC |
+			     IBV_ACCESS_REMOTE_READ, EINVAL, 0);
 }
 
+/* Below the optional range, which libibverbs may drop silently. */
 static void reg_mr_fails_with_einval_for_unknown_access_bit(
 	struct test_env *env)
 {
-	char *buf = malloc(MR_LEN);
-	struct ibv_mr *mr;
-
-	/* Below the optional range, which libibverbs may drop silently. */
-	mr = CHECK_NULL_ERRNO(ibv_reg_mr(env->pd, buf, MR_LEN,
-					 IBV_ACCESS_LOCAL_WRITE | (1 << 15)),
-			      EINVAL);
-	if (mr)
-		ibv_dereg_mr(mr);
-	free(buf);
+	check_reg_mr_refused(env, IBV_ACCESS_LOCAL_WRITE | (1 << 15),
+			     EINVAL, 0);
 }
 
 /*
  * ib_core refuses the flag before the driver sees it: with EINVAL up to
- * 6.1, with EOPNOTSUPP on 6.12 (ib_check_mr_access()).  Either is the
- * core's answer; success or any other errno is a failure.
+ * 6.1, with EOPNOTSUPP on 6.12 (ib_check_mr_access()).
  */
 static void reg_mr_refuses_on_demand_access_without_odp(struct test_env *env)
 {
 	struct ibv_device_attr_ex ex;
-	char *buf;
-	struct ibv_mr *mr;
-	int err;
 
 	if (!CHECK_OK(ibv_query_device_ex(env->ctx, NULL, &ex)))
 		return;
@@ -344,18 +342,8 @@ static void reg_mr_refuses_on_demand_access_without_odp(struct test_env *env)
 		tap_skip("device supports on-demand paging");
 		return;
 	}
-
-	buf = malloc(MR_LEN);
-	errno = 0;
-	mr = ibv_reg_mr(env->pd, buf, MR_LEN,
-			IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_ON_DEMAND);
-	err = errno;
-	CHECK(!mr && (err == EINVAL || err == EOPNOTSUPP),
-	      "ibv_reg_mr(ON_DEMAND) returned %p errno %s, expected NULL errno EINVAL or EOPNOTSUPP",
-	      (void *)mr, err_name(err));
-	if (mr)
-		ibv_dereg_mr(mr);
-	free(buf);
+	check_reg_mr_refused(env, IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_ON_DEMAND,
+			     EINVAL, EOPNOTSUPP);
 }
 
 /*
@@ -376,77 +364,65 @@ static void reg_mr_succeeds_for_zero_length(struct test_env *env)
 	free(buf);
 }
 
-static void reg_mr_fails_with_efault_for_unmapped_address(
-	struct test_env *env)
+/* Which part of check_reg_pages()'s four pages stays mapped. */
+enum mapped { ALL_PAGES, FIRST_HALF, NO_PAGES };
+
+/*
+ * Register four fresh pages mapped with @prot, of which only @mapped
+ * stay mapped, with @access: it must fail with @want, or succeed when
+ * @want is 0.
+ */
+static void check_reg_pages(struct test_env *env, int prot,
+			    enum mapped mapped, unsigned int access, int want)
 {
-	size_t len = 4 * page_size();
+	size_t len = 4 * page_size(), left = len;
 	struct ibv_mr *mr;
 	char *buf;
 
-	buf = map_pages(len, PROT_READ | PROT_WRITE);
+	buf = map_pages(len, prot);
 	if (!buf)
 		return;
-	munmap(buf, len);
+	if (mapped != ALL_PAGES) {
+		left = mapped == FIRST_HALF ? len / 2 : 0;
+		munmap(buf + left, len - left);
+	}
 
-	mr = CHECK_NULL_ERRNO(ibv_reg_mr(env->pd, buf, len,
-					 IBV_ACCESS_LOCAL_WRITE), EFAULT);
+	if (want)
+		mr = CHECK_NULL_ERRNO(ibv_reg_mr(env->pd, buf, len, access),
+				      want);
+	else
+		mr = CHECK_NOT_NULL(ibv_reg_mr(env->pd, buf, len, access));
 	if (mr)
-		ibv_dereg_mr(mr);
+		CHECK_OK(ibv_dereg_mr(mr));
+	if (left)
+		munmap(buf, left);
+}
+
+static void reg_mr_fails_with_efault_for_unmapped_address(
+	struct test_env *env)
+{
+	check_reg_pages(env, PROT_READ | PROT_WRITE, NO_PAGES,
+			IBV_ACCESS_LOCAL_WRITE, EFAULT);
 }
 
 static void reg_mr_fails_with_efault_when_region_runs_into_a_hole(
 	struct test_env *env)
 {
-	size_t len = 4 * page_size();
-	struct ibv_mr *mr;
-	char *buf;
-
-	buf = map_pages(len, PROT_READ | PROT_WRITE);
-	if (!buf)
-		return;
-	munmap(buf + 2 * page_size(), 2 * page_size());
-
-	mr = CHECK_NULL_ERRNO(ibv_reg_mr(env->pd, buf, len,
-					 IBV_ACCESS_LOCAL_WRITE), EFAULT);
-	if (mr)
-		ibv_dereg_mr(mr);
-	munmap(buf, 2 * page_size());
+	check_reg_pages(env, PROT_READ | PROT_WRITE, FIRST_HALF,
+			IBV_ACCESS_LOCAL_WRITE, EFAULT);
 }
 
 static void reg_mr_fails_with_efault_for_write_access_to_readonly_pages(
 	struct test_env *env)
 {
-	size_t len = 4 * page_size();
-	struct ibv_mr *mr;
-	char *buf;
-
-	buf = map_pages(len, PROT_READ);
-	if (!buf)
-		return;
-
-	mr = CHECK_NULL_ERRNO(ibv_reg_mr(env->pd, buf, len,
-					 IBV_ACCESS_LOCAL_WRITE), EFAULT);
-	if (mr)
-		ibv_dereg_mr(mr);
-	munmap(buf, len);
+	check_reg_pages(env, PROT_READ, ALL_PAGES, IBV_ACCESS_LOCAL_WRITE,
+			EFAULT);
 }
 
 static void reg_mr_succeeds_for_readonly_pages_without_write_access(
 	struct test_env *env)
 {
-	size_t len = 4 * page_size();
-	struct ibv_mr *mr;
-	char *buf;
-
-	buf = map_pages(len, PROT_READ);
-	if (!buf)
-		return;
-
-	mr = CHECK_NOT_NULL(ibv_reg_mr(env->pd, buf, len,
-				       IBV_ACCESS_REMOTE_READ));
-	if (mr)
-		CHECK_OK(ibv_dereg_mr(mr));
-	munmap(buf, len);
+	check_reg_pages(env, PROT_READ, ALL_PAGES, IBV_ACCESS_REMOTE_READ, 0);
 }
 
 static void reg_mr_iova_succeeds_when_iova_keeps_page_offset(
