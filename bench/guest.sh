@@ -1,0 +1,170 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+#
+# Guest side of bench/run.sh: rdma_rxe and rxc alternately, BENCH_ROUNDS
+# rounds each (default 2), every measurement of rxc_bench on each, all in
+# this one boot.  Every figure goes to $RESULTS/bench.log as
+#
+#   bench: drv=rxe|rxc round=N rxc_bench: TEST ... KEY=VALUE UNIT
+#
+# and each run is a TAP line (it must finish; figures are not judged
+# here: bench/report.py does that).  BENCH_SMOKE=1 divides every count
+# by 100, for CI.
+#
+# Network: veth0 (10.77.0.1) in this namespace, veth1 (10.77.0.2) in
+# namespace "far".  Loopback tests use one device on veth0; pair tests a
+# device on each end, so every packet crosses the veth pair.  rdma_rxe in
+# 6.1 works in the initial namespace only: its pair tests are skipped
+# when its device in "far" does not come up.
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source=../tests/guest/lib.sh
+. "$here/../tests/guest/lib.sh"
+SUITE=bench
+IP=/usr/sbin/ip
+BIN=${RXC_REPO:-$here/..}/build/bench/rxc_bench
+LOG=$RESULTS/bench.log
+ROUNDS=${BENCH_ROUNDS:-2}
+DIV=1
+[ "${BENCH_SMOKE:-0}" = 1 ] && DIV=100
+: >"$LOG"
+
+# n COUNT: a run's count, scaled for the smoke.
+n() { local c=$(($1 / DIV)); echo $((c < 5 ? 5 : c)); }
+
+log_figures() {	# DRV ROUND OUTPUT
+	echo "$3" | sed -n "s/^rxc_bench: /bench: drv=$1 round=$2 rxc_bench: /p" >>"$LOG"
+}
+verdict() {	# NAME STATUS
+	if [ "$2" -eq 0 ]; then pass "$1"; else fail "$1" "exit status $2"; fi
+}
+
+# bench DRV ROUND ARGS...: one rxc_bench run, its figures logged.
+bench() {
+	local drv=$1 round=$2 out rc=0
+	shift 2
+	echo "+ rxc_bench $*"
+	out=$(timeout -k 5 300 "$@" 2>&1) || rc=$?
+	echo "$out"
+	log_figures "$drv" "$round" "$out"
+	verdict "$drv round $round: ${*:2}" "$rc"
+}
+
+set_mtu() { $IP link set veth0 mtu "$1" && $IP -n far link set veth1 mtu "$1"; }
+
+net_up() {
+	run "lo up" 30 $IP link set lo up
+	run "veth pair" 30 $IP link add veth0 type veth peer name veth1
+	run "namespace far" 30 $IP netns add far
+	run "veth1 into far" 30 $IP link set veth1 netns far
+	run "address on veth0" 30 $IP addr add 10.77.0.1/24 dev veth0
+	run "address on veth1" 30 $IP -n far addr add 10.77.0.2/24 dev veth1
+	run "veth0 up" 30 $IP link set veth0 up
+	run "veth1 up" 30 $IP -n far link set veth1 up
+	run "lo up in far" 30 $IP -n far link set lo up
+}
+
+# dev_up DRV DEV [NS]: a device on this end's veth (veth1 in NS); prints
+# its GID index, or fails.
+dev_up() {
+	local drv=$1 dev=$2 ns=${3:-} netdev=veth0 ip=10.77.0.1 pre=()
+	if [ -n "$ns" ]; then netdev=veth1 ip=10.77.0.2 pre=("$IP" netns exec "$ns"); fi
+	"${pre[@]}" rdma link add "$dev" type "$drv" netdev "$netdev" >&2 || return 1
+	wait_for 20 grep -q ACTIVE "/sys/class/infiniband/$dev/ports/1/state" || return 1
+	wait_for 20 gid_index_of "$dev" "$ip" || return 1
+	gid_index_of "$dev" "$ip"
+}
+
+# loopback DRV ROUND: everything that runs on one device.
+loopback() {
+	local drv=$1 r=$2 dev=${1}0 g op s q t
+	if ! g=$(dev_up "$drv" "$dev"); then
+		fail "$drv round $r: $dev up"
+		return 0
+	fi
+	local B=("$BIN" -d "$dev" -g "$g")
+	for op in write read send; do
+		for s in 8 4096 65536; do
+			bench "$drv" "$r" "${B[@]}" -t $op -s $s -m 1024 -n "$(n $((s < 4096 ? 20000 : s < 65536 ? 5000 : 1000)))"
+		done
+	done
+	bench "$drv" "$r" "${B[@]}" -t lat -s 8 -n "$(n 3000)"
+	bench "$drv" "$r" "${B[@]}" -t lat -s 4096 -n "$(n 2000)"
+	bench "$drv" "$r" "${B[@]}" -t ud -s 8 -n "$(n 20000)"
+	for q in 4 16; do
+		bench "$drv" "$r" "${B[@]}" -t write -s 8 -q $q -w 16 -n "$(n 20000)"
+	done
+	bench "$drv" "$r" "${B[@]}" -t write -s 8 -q 1 -w 16 -n "$(n 20000)"
+	for t in cntr_unsig cntr_sig; do
+		bench "$drv" "$r" "${B[@]}" -t $t -s 8 -n "$(n 20000)"
+	done
+	for t in wake_wait wake_notify wake_cq; do
+		bench "$drv" "$r" "${B[@]}" -t $t -s 8 -n "$(n 200)"
+	done
+	bench "$drv" "$r" "${B[@]}" -t idle_qps -n "$(n 1000)"
+
+	# Path MTU 4096 needs a netdev MTU that fits it.
+	set_mtu 9000
+	for op in write read send; do
+		for s in 8 4096 65536; do
+			bench "$drv" "$r" "${B[@]}" -t $op -s $s -m 4096 -n "$(n $((s < 4096 ? 20000 : s < 65536 ? 5000 : 1000)))"
+		done
+	done
+	set_mtu 1500
+	rdma link delete "$dev"
+}
+
+# pair_run DRV OP SIZE COUNT SECS: one pair-mode run between ${DRV}2
+# (here) and ${DRV}3 (in far), bounded by SECS; its output on stdout.
+pair_run() {
+	local drv=$1 op=$2 s=$3 cnt=$4 secs=$5 rc=0
+	timeout -k 5 "$secs" $IP netns exec far "$BIN" -d "${drv}3" -g "$GB" -S \
+		-t "$op" -s "$s" -n "$cnt" -p 18801 >/dev/null 2>&1 &
+	timeout -k 5 "$secs" "$BIN" -d "${drv}2" -g "$GA" -C 10.77.0.2 -p 18801 \
+		-t "$op" -s "$s" -n "$cnt" || rc=$?
+	wait $! || true
+	return "$rc"
+}
+
+# across DRV ROUND: requester on veth0, responder in "far" on veth1.
+across() {
+	local drv=$1 r=$2 t op s out rc
+	if ! GA=$(dev_up "$drv" "${drv}2") || ! GB=$(dev_up "$drv" "${drv}3" far) ||
+		! pair_run "$drv" lat 8 5 30 >/dev/null 2>&1; then
+		# rdma_rxe in 6.1 creates the device in "far", but serves UDP in
+		# the initial namespace only, so nothing reaches it.
+		skip "$drv round $r: across namespaces" "$drv carries no traffic between namespaces here"
+		$IP netns exec far rdma link delete "${drv}3" 2>/dev/null || true
+		rdma link delete "${drv}2" 2>/dev/null || true
+		return 0
+	fi
+	for t in write:8 write:65536 send:4096 lat:8; do
+		op=${t%%:*} s=${t#*:} rc=0
+		echo "+ rxc_bench (pair) -t $op -s $s"
+		out=$(pair_run "$drv" "$op" "$s" "$(n 5000)" 300 2>&1) || rc=$?
+		echo "$out"
+		log_figures "$drv" "$r" "$out"
+		verdict "$drv round $r: across namespaces, -t $op -s $s" "$rc"
+	done
+	$IP netns exec far rdma link delete "${drv}3"
+	rdma link delete "${drv}2"
+}
+
+load() {	# load DRV
+	[ "$1" = rxe ] && { modprobe crc32_generic 2>/dev/null || true; }
+	run "modprobe rdma_$1" 60 modprobe "rdma_$1"
+}
+
+net_up
+for ((r = 1; r <= ROUNDS; r++)); do
+	bench mem "$r" "$BIN" -t memcpy -n "$(n 20)"
+	for drv in rxe rxc; do
+		load "$drv"
+		loopback "$drv" "$r"
+		across "$drv" "$r"
+		run "rmmod rdma_$drv" 60 rmmod "rdma_$drv"
+	done
+done
+$IP netns delete far
+$IP link delete veth0 2>/dev/null || true
+echo "bench: done, figures in $LOG"

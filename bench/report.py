@@ -1,0 +1,125 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+"""Turn bench/guest.sh's log into the comparison table.
+
+    bench/report.py build/bench-results/stock/bench.log
+
+For every measurement: the median over the rounds of rdma_rxe's and of
+rxc's figure, and the speedup of rxc over rxe (rate or bandwidth: rxc/rxe;
+latency: rxe/rxc, so that above 1 always means rxc is faster).  Then the
+geometric mean of the speedups over the RC tests, and each target of the
+performance issue, met or not.  Figures are printed, never asserted: the
+exit status says only whether the log could be read.
+"""
+import math
+import re
+import statistics
+import sys
+
+LINE = re.compile(r'^bench: drv=(\w+) round=(\d+) rxc_bench: (\w+) size=(\d+) '
+                  r'mtu=(\d+) qps=(\d+) window=(\d+) mode=(\w+) (\w+)=(\S+) (\S+)$')
+LOWER_IS_BETTER = {'lat', 'wake', 'slab_per_qp', 'vmalloc_per_qp'}
+RC_TESTS = {'write', 'read', 'send', 'lat'}
+
+
+def load(path):
+    figures = {}
+    units = {}
+    for ln in open(path):
+        m = LINE.match(ln.strip())
+        if not m:
+            continue
+        drv, _, test, size, mtu, qps, win, mode, key, value, unit = m.groups()
+        k = (test, int(size), int(mtu), int(qps), int(win), mode, key)
+        figures.setdefault(k, {}).setdefault(drv, []).append(float(value))
+        units[k] = unit
+    return figures, units
+
+
+def median(figs, k, drv):
+    v = figs.get(k, {}).get(drv)
+    return statistics.median(v) if v else None
+
+
+def speedup(k, rxe, rxc):
+    if rxe is None or rxc is None or rxe <= 0 or rxc <= 0:
+        return None
+    return rxe / rxc if k[6] in LOWER_IS_BETTER else rxc / rxe
+
+
+def name(k):
+    test, size, mtu, qps, win, mode, key = k
+    if test == 'idle_qps':
+        return f'idle RC QP, {win}-WR queues [{key}]'
+    s = f'{test} {size} B'
+    if test in RC_TESTS:
+        s += f' mtu {mtu}'
+    if qps > 1 or win != 64:
+        s += f', {qps} QP{"s" if qps > 1 else ""} x {win} WRs'
+    if mode == 'pair':
+        s += ', across netns'
+    return f'{s} [{key}]'
+
+
+def fmt(v):
+    if v is None:
+        return '-'
+    return f'{v:.0f}' if abs(v) >= 1000 else f'{v:.3g}'
+
+
+def main():
+    figs, units = load(sys.argv[1])
+    if not figs:
+        print(f'report: no figures in {sys.argv[1]}')
+        return 1
+    rows = sorted(k for k in figs if k[0] != 'memcpy')
+    w = max(len(name(k)) for k in rows)
+    print(f'{"test":{w}}  {"rdma_rxe":>10}  {"rxc":>10}  {"unit":7}  rxc speedup')
+    rc_speedups = []
+    worst = None
+    for k in rows:
+        rxe, rxc = median(figs, k, 'rxe'), median(figs, k, 'rxc')
+        sp = speedup(k, rxe, rxc)
+        print(f'{name(k):{w}}  {fmt(rxe):>10}  {fmt(rxc):>10}  {units[k]:7}  {fmt(sp)}')
+        # The RC tests: loopback, one QP, default window; bandwidth for
+        # 4 KiB and up, message rate for 8 B, and latency.
+        test, size, _, qps, win, mode, key = k
+        if sp and test in RC_TESTS and mode == 'loop' and qps == 1 and win == 64 and \
+                (key == 'lat' or (key == 'bw') == (size >= 4096)):
+            rc_speedups.append(sp)
+            worst = sp if worst is None else min(worst, sp)
+    mem = [v for k, d in figs.items() if k[0] == 'memcpy' for v in d.get('mem', [])]
+    memcpy = statistics.median(mem) if mem else None
+    print(f'memcpy in the guest: {fmt(memcpy)} MB/s')
+    print()
+    if rc_speedups:
+        gm = math.exp(sum(math.log(x) for x in rc_speedups) / len(rc_speedups))
+        target('geometric mean of the RC speedups >= 1.5', gm >= 1.5, f'{gm:.3f} over {len(rc_speedups)} figures')
+        target('no RC test below 1.0', worst >= 1.0, f'worst {worst:.3f}')
+
+    def rxc(test, size, mtu=1024, qps=1, win=64, key='rate'):
+        return median(figs, (test, size, mtu, qps, win, 'loop', key), 'rxc')
+    wr64 = rxc('write', 65536, 4096, key='bw')
+    if wr64 and memcpy:
+        target('64 KiB write at MTU 4096 >= 10% of memcpy', wr64 >= 0.1 * memcpy,
+               f'{100 * wr64 / memcpy:.1f} %')
+    unsig, sig = rxc('cntr_unsig', 8), rxc('write', 8)
+    if unsig and sig:
+        target('counter-tracked unsignaled writes >= 2x signaled', unsig >= 2 * sig,
+               f'{unsig / sig:.2f}x')
+    with_cntr = rxc('cntr_sig', 8)
+    if with_cntr and sig:
+        target('an attached counter costs <= 3%', with_cntr >= 0.97 * sig,
+               f'{100 * (1 - with_cntr / sig):.1f} %')
+    q1, q16 = rxc('write', 8, qps=1, win=16), rxc('write', 8, qps=16, win=16)
+    if q1 and q16:
+        target('16 QPs >= 1.5x one QP', q16 >= 1.5 * q1, f'{q16 / q1:.2f}x')
+    return 0
+
+
+def target(what, met, detail):
+    print(f'target: {what}: {"met" if met else "NOT met"} ({detail})')
+
+
+if __name__ == '__main__':
+    sys.exit(main())

@@ -1,0 +1,37 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+#
+# The performance benchmark: rdma_rxe against rxc in one VM boot.
+#
+#   bench/run.sh [--smoke] [--kernel stock|stock-6.12] [--rounds N]
+#
+# Installs what it needs, builds rdma_rxc for the kernel (vm/kernels.sh
+# names it), librxc and rxc_bench, boots one VM and runs bench/guest.sh
+# there: both drivers alternately, N rounds each (default 2).  Then
+# bench/report.py prints the table (medians, rxc/rxe speedups, their
+# geometric mean, the targets).  --smoke runs every test with tiny counts
+# (CI); its figures mean nothing.  Logs: build/bench-results/KERNEL/.
+set -euo pipefail
+top=$(cd "$(dirname "$0")/.." && pwd)
+kernel=stock rounds=2 smoke=0
+while [ $# -gt 0 ]; do
+	case $1 in
+	--smoke) smoke=1 ;;
+	--kernel) kernel=$2; shift ;;
+	--rounds) rounds=$2; shift ;;
+	*) sed -n '4,14p' "$0" >&2; exit 2 ;;
+	esac
+	shift
+done
+
+"$top/vm/install-deps.sh"
+mods=$(bash "$top/vm/build-modules.sh" "$kernel")
+make -s -C "$top/userspace" lib
+make -s -C "$top/bench"
+out=$top/build/bench-results/$kernel
+# A full run takes some 20 minutes under TCG; the smoke about 3.
+"$top/vm/run-vm.sh" --kernel "$kernel" --guest-script "$top/bench/guest.sh" \
+	--results "$out" --modules "$mods" --timeout $((smoke ? 900 : 5400)) \
+	--env "BENCH_ROUNDS=$rounds" --env "BENCH_SMOKE=$smoke"
+echo "bench: $kernel kernel, $(date -u +%F), $rounds rounds"
+/usr/bin/python3 "$top/bench/report.py" "$out/bench.log"
