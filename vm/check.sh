@@ -17,7 +17,7 @@
 # (the uverbs fuzzer's), DEV_TYPE=rxc|rxe (default rxc once
 # vm/build-modules.sh exists, else rxe), RXC_RESULTS (default
 # build/vm-results), RXC_TIMEOUT_STOCK / RXC_TIMEOUT_DEBUG (seconds per VM
-# run).
+# run), RXC_BENCH_SMOKE=0 (leave out the benchmark's smoke run).
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -162,6 +162,30 @@ run_kernel() {
 	fi
 }
 
+# The benchmark's smoke (bench/run.sh --smoke) on the 6.1 kernel: every
+# measurement runs on both drivers with tiny counts and must finish; its
+# figures are printed and never judged.
+run_bench_smoke() {
+	local r=$repo/build/bench-results/stock btap=$out/bench.tap rc=0
+	bres() { echo "$1 - bench smoke: $2" | tee -a "$btap"; }
+	: >"$btap"
+	log "bench smoke: rdma_rxe and rxc in one boot of the stock kernel"
+	bash "$repo/bench/run.sh" --smoke --rounds 1 >&2 || rc=$?
+	if [ "$rc" -eq 0 ]; then
+		bres ok "VM run and report"
+	else
+		bres "not ok" "VM run and report: exit status $rc (see $r/guest.log)"
+	fi
+	if [ -f "$r/results.tap" ]; then
+		sed 's/^\(\(not \)\?ok\) - /\1 - bench smoke: /' "$r/results.tap" >>"$btap"
+	fi
+	if "$here/scan-dmesg.sh" "$r"; then
+		bres ok "kernel log clean (scan-dmesg)"
+	else
+		bres "not ok" "kernel log clean (scan-dmesg)"
+	fi
+}
+
 taps=("$host_tap")
 summaries=()
 for k in $kernels; do
@@ -171,6 +195,14 @@ for k in $kernels; do
 	read -r p f s <<<"$(count "$out/$k.tap")"
 	summaries+=("$k kernel: $p passed, $f failed, $s skipped in $(($(date +%s) - t0))s")
 done
+if [[ " $kernels " == *" stock "* ]] && [ "${RXC_BENCH_SMOKE:-1}" = 1 ] &&
+	[ -f "$repo/bench/run.sh" ]; then
+	t0=$(date +%s)
+	run_bench_smoke
+	taps+=("$out/bench.tap")
+	read -r p f s <<<"$(count "$out/bench.tap")"
+	summaries+=("bench smoke: $p passed, $f failed, $s skipped in $(($(date +%s) - t0))s")
+fi
 
 echo
 echo "=== failures"
