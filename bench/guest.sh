@@ -9,7 +9,8 @@
 #
 # and each run is a TAP line (it must finish; figures are not judged
 # here: bench/report.py does that).  BENCH_SMOKE=1 divides every count
-# by 100, for CI.
+# by 100, for CI.  BENCH_PROFILE=1 profiles the small-message tests
+# instead (perf stat and perf record, see profile() below).
 #
 # Network: veth0 (10.77.0.1) in this namespace, veth1 (10.77.0.2) in
 # namespace "far".  Loopback tests use one device on veth0; pair tests a
@@ -155,7 +156,45 @@ load() {	# load DRV
 	run "modprobe rdma_$1" 60 modprobe "rdma_$1"
 }
 
+# profile DRV: where the time goes in the small-message tests, for
+# BENCH_PROFILE=1.  perf stat counts context switches (each hand-over to
+# a kworker is one) and perf record samples every CPU's kernel stacks.
+profile() {
+	local drv=$1 g t args out
+	if ! g=$(dev_up "$drv" "${drv}0"); then
+		fail "$drv profile: ${drv}0 up"
+		return 0
+	fi
+	for t in "lat -s 8 -n 2000" "write -s 8 -n 20000"; do
+		read -ra args <<<"-t $t"
+		out=$RESULTS/perf-$drv-${args[1]}
+		run "$drv profile: perf stat ${args[*]}" 300 perf stat -a -o "$out.stat" \
+			-e context-switches,cpu-migrations,cpu-clock \
+			"$BIN" -d "${drv}0" -g "$g" "${args[@]}"
+		cat "$out.stat"
+		# perf.data goes to the guest's tmpfs: writing it over 9p
+		# would be most of what the samples show.
+		run "$drv profile: perf record ${args[*]}" 300 perf record -q -a -g \
+			-o /tmp/perf.data "$BIN" -d "${drv}0" -g "$g" "${args[@]}"
+		perf report -i /tmp/perf.data --stdio --no-children -g none \
+			--sort dso,sym --percent-limit 0.5 2>/dev/null >"$out.txt" || true
+		perf report -i /tmp/perf.data --stdio --no-children -g caller \
+			--sort sym --percent-limit 2 2>/dev/null >"$out.callers.txt" || true
+		echo "== $drv ${args[*]}: hottest symbols"
+		grep -E '^ +[0-9.]+%' "$out.txt" | head -n 30
+	done
+	rdma link delete "${drv}0"
+}
+
 net_up
+if [ "${BENCH_PROFILE:-0}" = 1 ]; then
+	for drv in rxe rxc; do
+		load "$drv"
+		profile "$drv"
+		run "rmmod rdma_$drv" 60 rmmod "rdma_$drv"
+	done
+	ROUNDS=0
+fi
 for ((r = 1; r <= ROUNDS; r++)); do
 	bench mem "$r" "$BIN" -t memcpy -n "$(n 20)"
 	for drv in rxe rxc; do

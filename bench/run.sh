@@ -3,23 +3,26 @@
 #
 # The performance benchmark: rdma_rxe against rxc in one VM boot.
 #
-#   bench/run.sh [--smoke] [--kernel stock|stock-6.12] [--rounds N]
+#   bench/run.sh [--smoke | --profile] [--kernel stock|stock-6.12] [--rounds N]
 #
 # Installs what it needs, builds rdma_rxc for the kernel (vm/kernels.sh
 # names it), librxc and rxc_bench, boots one VM and runs bench/guest.sh
 # there: both drivers alternately, N rounds each (default 2).  Then
 # bench/report.py prints the table (medians, rxc/rxe speedups, their
 # geometric mean, the targets).  --smoke runs every test with tiny counts
-# (CI); its figures mean nothing.  Logs: build/bench-results/KERNEL/.
+# (CI); its figures mean nothing.  --profile runs the 8-byte latency and
+# write tests on each driver under perf stat and perf record instead and
+# prints the hottest symbols.  Logs: build/bench-results/KERNEL/.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
-kernel=stock rounds=2 smoke=0
+kernel=stock rounds=2 smoke=0 profile=0
 while [ $# -gt 0 ]; do
 	case $1 in
 	--smoke) smoke=1 ;;
+	--profile) profile=1 ;;
 	--kernel) kernel=$2; shift ;;
 	--rounds) rounds=$2; shift ;;
-	*) sed -n '4,14p' "$0" >&2; exit 2 ;;
+	*) sed -n '4,16p' "$0" >&2; exit 2 ;;
 	esac
 	shift
 done
@@ -29,9 +32,15 @@ mods=$(bash "$top/vm/build-modules.sh" "$kernel")
 make -s -C "$top/userspace" lib
 make -s -C "$top/bench"
 out=$top/build/bench-results/$kernel
+[ "$profile" = 1 ] && out=$out-profile
 # A full run takes some 20 minutes under TCG; the smoke about 3.
 "$top/vm/run-vm.sh" --kernel "$kernel" --guest-script "$top/bench/guest.sh" \
-	--results "$out" --modules "$mods" --timeout $((smoke ? 900 : 5400)) \
-	--env "BENCH_ROUNDS=$rounds" --env "BENCH_SMOKE=$smoke"
+	--results "$out" --modules "$mods" --timeout $((smoke || profile ? 900 : 5400)) \
+	--env "BENCH_ROUNDS=$rounds" --env "BENCH_SMOKE=$smoke" \
+	--env "BENCH_PROFILE=$profile"
+if [ "$profile" = 1 ]; then
+	cat "$out"/perf-*.stat
+	exit 0
+fi
 echo "bench: $kernel kernel, $(date -u +%F), $rounds rounds"
 /usr/bin/python3 "$top/bench/report.py" "$out/bench.log"

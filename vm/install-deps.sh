@@ -13,7 +13,7 @@ pkgs=(
 	qemu-system-x86 busybox-static
 	linux-image-amd64 linux-headers-amd64 linux-source
 	rdma-core libibverbs-dev librdmacm-dev ibverbs-providers ibverbs-utils
-	perftest rdmacm-utils python3-pyverbs iproute2
+	perftest rdmacm-utils python3-pyverbs iproute2 linux-perf
 	sparse bc flex bison libelf-dev libssl-dev cpio kmod xz-utils gawk
 	gcc make rsync
 	# librxc's man page check renders roff with man(1) and groff
