@@ -90,22 +90,26 @@ static void rxc_recv_count_drop(struct rxc_dev *rxc, int err)
 }
 
 /*
- * Hand @skb to its QP's task.  Holding the QP table's lock keeps the QP
- * alive until it is queued: destroy_qp unpublishes the QP under that
- * lock, then stops the task and purges its queues.
+ * Hand @skb to its QP, and run the QP's transport here if it may.
+ * Holding the QP table's lock keeps the QP alive until the packet is
+ * queued and the run claimed: destroy_qp unpublishes the QP under that
+ * lock, then waits for a claimed run and purges the queues.
  */
 static int rxc_recv_deliver(struct rxc_dev *rxc, struct sk_buff *skb,
 			    const struct rxc_pkt_info *pkt)
 {
 	struct rxc_qp *qp;
+	bool run = false;
 
 	xa_lock(&rxc->qp_xa);
 	qp = xa_load(&rxc->qp_xa, rxc_bth_qpn(pkt->bth));
 	if (qp) {
 		*rxc_skb_pkt(skb) = *pkt;
-		rxc_qp_deliver(qp, skb);
+		run = rxc_qp_deliver(qp, skb);
 	}
 	xa_unlock(&rxc->qp_xa);
+	if (run)
+		rxc_qp_run_claimed(qp);
 	return qp ? 0 : -ENOENT;
 }
 

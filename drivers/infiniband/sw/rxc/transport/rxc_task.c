@@ -1,20 +1,31 @@
 // SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 /*
- * The QP task: one work item per QP runs its completer, responder and
- * requester in turn.
+ * The QP task: the one context at a time that runs a QP's completer,
+ * responder and requester.
  *
- * Contexts:
- * - the task itself: process context, on the rxc workqueue; one run at a
- *   time per QP, which is what serializes the transport state;
- * - rxc_qp_deliver(): softirq (the UDP receive path) or the task of
- *   another QP (loopback), with bottom halves disabled;
- * - the retransmit and RNR timers: softirq; they only set a flag bit;
- * - verbs (doorbell, modify_qp, destroy_qp): process context; modify_qp
- *   pauses the task while it changes what the task reads.
+ * A run needs the QP's run claim (rxc_qp_claim()).  Whoever asks for a
+ * run and wins the claim runs the transport at once, in its own context,
+ * when that context allows it; a run asked for while the claim is held
+ * is left to its holder, which goes round again.  Otherwise the QP's work
+ * item (process context, on the rxc workqueue) makes the run.  So one
+ * context at a time touches the transport state, which has no lock.
  *
- * A run does a bounded amount of work and queues itself again when more
- * is left, so that one busy QP cannot starve the others or the CPU.
+ * Contexts of a run:
+ * - the send doorbell of a user QP: process context, in the system call;
+ * - rxc_recv(): softirq (the UDP receive path), or a run of another QP
+ *   that loops a packet back, at most RXC_TASK_MAX_DEPTH runs deep;
+ * - the work item: everything else (posts of kernel QPs, timers, runs a
+ *   full budget left unfinished, modify_qp).
+ * Every run has bottom halves disabled and does at most RXC_TASK_BUDGET
+ * packets or sends, so it never sleeps and bounds the time it takes from
+ * a system call or a softirq; what is left goes to the work item, so that
+ * one busy QP cannot starve the others or the CPU.
+ *
+ * Kernel QPs do not run from post_send: their completion handlers may
+ * take locks the caller of ib_post_send() holds.
  */
+#include <linux/percpu.h>
+#include <linux/wait.h>
 #include <linux/workqueue.h>
 
 #include "rxc.h"
@@ -25,63 +36,74 @@
 /* Packets or sends per run, and packets a QP may have waiting. */
 #define RXC_TASK_BUDGET		64
 #define RXC_MAX_QUEUED_PKTS	1024
+/*
+ * Runs nested on one CPU: a loopback packet reaches its QP from inside
+ * the sender's run, and its answer comes back the same way; a deeper
+ * chain waits for the work item.  Bounds the stack.
+ */
+#define RXC_TASK_MAX_DEPTH	2
 
 static struct workqueue_struct *rxc_wq;
+/* Runs in progress on this CPU; read and written with bottom halves off. */
+static DEFINE_PER_CPU(unsigned int, rxc_run_depth);
 
-void rxc_qp_sched(struct rxc_qp *qp)
+enum rxc_claim {
+	RXC_CLAIM_WON,		/* the caller runs the transport now */
+	RXC_CLAIM_BUSY,		/* the holder goes round again for it */
+	RXC_CLAIM_STOPPED,	/* paused or dying: nothing runs */
+};
+
+static bool rxc_qp_stopped(struct rxc_qp *qp)
 {
-	if (!test_bit(RXC_TASK_DYING, &qp->task_flags) &&
-	    !test_bit(RXC_TASK_PAUSED, &qp->task_flags))
-		queue_work(rxc_wq, &qp->task);
+	return test_bit(RXC_TASK_DYING, &qp->task_flags) ||
+	       test_bit(RXC_TASK_PAUSED, &qp->task_flags);
 }
 
-/**
- * rxc_qp_task_pause - keep the QP task off the transport state
- * @qp: the QP, its mutex held
- *
- * Process context.  Until rxc_qp_task_resume(), no run is in progress or
- * starts, so the caller may change the attributes, the address vector and
- * the requester and responder state that a run reads.  Packets and timer
- * expiries that arrive meanwhile wait in their queues and flag bits.
- *
- * A run that is queued when the bit is set but has not started is
- * cancelled; one queued afterwards by a caller that tested the bit before
- * it was set starts after it is set, and returns at once.  The task itself
- * may get here (a kernel ULP that modifies the QP from the event handler
- * of an error the task raised) and must not wait for itself.
- */
-void rxc_qp_task_pause(struct rxc_qp *qp)
+/* Any context. */
+static enum rxc_claim rxc_qp_claim(struct rxc_qp *qp)
 {
-	set_bit(RXC_TASK_PAUSED, &qp->task_flags);
-	if (current_work() != &qp->task)
-		cancel_work_sync(&qp->task);
-}
+	enum rxc_claim ret = RXC_CLAIM_WON;
+	unsigned long flags;
 
-/* Process context: let the task run, and run it for what waited. */
-void rxc_qp_task_resume(struct rxc_qp *qp)
-{
-	clear_bit(RXC_TASK_PAUSED, &qp->task_flags);
-	rxc_qp_sched(qp);
-}
-
-/**
- * rxc_qp_deliver - queue a validated packet for its QP's task
- * @qp: the destination QP, kept alive by the caller (see rxc_recv())
- * @skb: the packet, rxc_skb_pkt() filled in; consumed
- */
-void rxc_qp_deliver(struct rxc_qp *qp, struct sk_buff *skb)
-{
-	struct sk_buff_head *q = rxc_skb_pkt(skb)->mask & RXC_OPF_RESP ?
-				 &qp->comp_pkts : &qp->resp_pkts;
-
-	/* A peer flooding one QP must not pin unbounded memory. */
-	if (skb_queue_len(q) >= RXC_MAX_QUEUED_PKTS) {
-		rxc_stat_inc(to_rdev(qp->ibqp.device), RXC_STAT_RCV_QP_DROPPED);
-		kfree_skb(skb);
-		return;
+	spin_lock_irqsave(&qp->task_lock, flags);
+	if (rxc_qp_stopped(qp)) {
+		ret = RXC_CLAIM_STOPPED;
+	} else if (qp->task_owned) {
+		qp->task_again = true;
+		ret = RXC_CLAIM_BUSY;
+	} else {
+		qp->task_owned = true;
 	}
-	skb_queue_tail(q, skb);
-	rxc_qp_sched(qp);
+	spin_unlock_irqrestore(&qp->task_lock, flags);
+	return ret;
+}
+
+/*
+ * The end of a pass.  Keeps the claim and returns true when the caller
+ * is to go round again: work is left (@more) or was asked for meanwhile,
+ * and the budget allows it.  Otherwise lets the claim go, hands left work
+ * to the work item and wakes a pause waiting for the run to end.
+ */
+static bool rxc_qp_unclaim(struct rxc_qp *qp, bool more, bool budget_left)
+{
+	unsigned long flags;
+	bool stopped, again;
+
+	spin_lock_irqsave(&qp->task_lock, flags);
+	stopped = rxc_qp_stopped(qp);
+	again = (more || qp->task_again) && !stopped;
+	qp->task_again = false;
+	if (again && budget_left) {
+		spin_unlock_irqrestore(&qp->task_lock, flags);
+		return true;
+	}
+	qp->task_owned = false;
+	if (again)
+		queue_work(rxc_wq, &qp->task);
+	spin_unlock_irqrestore(&qp->task_lock, flags);
+	if (stopped)
+		wake_up(&qp->task_idle);
+	return false;
 }
 
 /*
@@ -209,36 +231,191 @@ static bool rxc_task_more(struct rxc_qp *qp)
 	       !skb_queue_empty(&qp->resp_pkts) || qp->resp.rd.active;
 }
 
-static void rxc_qp_task(struct work_struct *work)
+/*
+ * One pass over the QP's work, spending from @budget (at least one unit,
+ * so that passes that find nothing to do still end).
+ *
+ * Return: true when work is left.
+ */
+static bool rxc_qp_pass(struct rxc_qp *qp, int *budget)
 {
-	struct rxc_qp *qp = container_of(work, struct rxc_qp, task);
-	int budget = RXC_TASK_BUDGET;
-	enum ib_qp_state state;
+	enum ib_qp_state state = rxc_qp_state(qp);
+	int used = 0;
 
-	if (test_bit(RXC_TASK_PAUSED, &qp->task_flags))
-		return;
-	state = rxc_qp_state(qp);
 	if (state == IB_QPS_RESET || state == IB_QPS_INIT) {
 		/* Nothing is received before RTR (IBA 10.3.1). */
 		skb_queue_purge(&qp->comp_pkts);
 		skb_queue_purge(&qp->resp_pkts);
-		return;
+		*budget -= 1;
+		return false;
 	}
 	if (state != IB_QPS_ERR) {
-		budget -= rxc_task_comp(qp, budget);
-		budget -= rxc_task_resp(qp, max(budget, 1));
+		used += rxc_task_comp(qp, *budget);
+		used += rxc_task_resp(qp, max(*budget - used, 1));
 		if (rxc_qp_state(qp) != IB_QPS_ERR)
-			budget -= rxc_req_run(qp, max(budget, 1));
+			used += rxc_req_run(qp, max(*budget - used, 1));
 		/* UC and UD sends, and failed WQEs, finish without a reply. */
 		rxc_comp_retire(qp);
 	}
+	*budget -= max(used, 1);
 	if (rxc_qp_state(qp) == IB_QPS_ERR) {
-		if (rxc_qp_drain(qp))
-			rxc_qp_sched(qp);
-		return;
+		/* A flush pass (RXC_FLUSH_BUDGET per queue) is a whole run. */
+		*budget = 0;
+		return rxc_qp_drain(qp);
 	}
-	if (budget <= 0 || rxc_task_more(qp))
+	return *budget <= 0 || rxc_task_more(qp);
+}
+
+/*
+ * The caller won the claim (rxc_qp_claim(), rxc_qp_deliver()) and has
+ * bottom halves disabled.
+ */
+void rxc_qp_run_claimed(struct rxc_qp *qp)
+{
+	int budget = RXC_TASK_BUDGET;
+	bool more;
+
+	__this_cpu_inc(rxc_run_depth);
+	do {
+		more = rxc_qp_pass(qp, &budget);
+	} while (rxc_qp_unclaim(qp, more, budget > 0));
+	__this_cpu_dec(rxc_run_depth);
+}
+
+/* With bottom halves disabled: may a run start here and now? */
+static bool rxc_qp_may_run_here(void)
+{
+	return !in_hardirq() && !irqs_disabled() &&
+	       __this_cpu_read(rxc_run_depth) < RXC_TASK_MAX_DEPTH;
+}
+
+/* Any context: a run, by the holder of the claim or else the work item. */
+void rxc_qp_sched(struct rxc_qp *qp)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&qp->task_lock, flags);
+	if (rxc_qp_stopped(qp))
+		goto out;
+	if (qp->task_owned)
+		qp->task_again = true;
+	else
+		queue_work(rxc_wq, &qp->task);
+out:
+	spin_unlock_irqrestore(&qp->task_lock, flags);
+}
+
+/**
+ * rxc_qp_kick - run the transport now, or have it run
+ * @qp: the QP
+ *
+ * Process or softirq context, with no lock held that a completion or
+ * event handler may take.
+ */
+void rxc_qp_kick(struct rxc_qp *qp)
+{
+	local_bh_disable();
+	if (!rxc_qp_may_run_here())
 		rxc_qp_sched(qp);
+	else if (rxc_qp_claim(qp) == RXC_CLAIM_WON)
+		rxc_qp_run_claimed(qp);
+	local_bh_enable();
+}
+
+/**
+ * rxc_qp_task_pause - keep every run off the transport state
+ * @qp: the QP, its mutex held
+ *
+ * Process context.  Until rxc_qp_task_resume(), no run is in progress or
+ * starts, so the caller may change the attributes, the address vector and
+ * the requester and responder state that a run reads.  Packets and timer
+ * expiries that arrive meanwhile wait in their queues and flag bits.
+ * Runs call completion and event handlers with bottom halves disabled,
+ * so a handler cannot get here from inside a run.
+ */
+void rxc_qp_task_pause(struct rxc_qp *qp)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&qp->task_lock, flags);
+	set_bit(RXC_TASK_PAUSED, &qp->task_flags);
+	spin_unlock_irqrestore(&qp->task_lock, flags);
+	cancel_work_sync(&qp->task);
+	wait_event(qp->task_idle, !READ_ONCE(qp->task_owned));
+}
+
+/* Process context: let runs start, and have one for what waited. */
+void rxc_qp_task_resume(struct rxc_qp *qp)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&qp->task_lock, flags);
+	clear_bit(RXC_TASK_PAUSED, &qp->task_flags);
+	spin_unlock_irqrestore(&qp->task_lock, flags);
+	rxc_qp_sched(qp);
+}
+
+/**
+ * rxc_qp_deliver - queue a validated packet for its QP
+ * @qp: the destination QP, kept alive by the caller (see rxc_recv())
+ * @skb: the packet, rxc_skb_pkt() filled in; consumed
+ *
+ * Softirq context, or bottom halves disabled.
+ *
+ * Return: true when the caller won the QP's run claim: it must call
+ * rxc_qp_run_claimed() once it dropped its locks.  The claim keeps the
+ * QP alive until then, since destroy waits for it.
+ */
+bool rxc_qp_deliver(struct rxc_qp *qp, struct sk_buff *skb)
+{
+	struct sk_buff_head *q = rxc_skb_pkt(skb)->mask & RXC_OPF_RESP ?
+				 &qp->comp_pkts : &qp->resp_pkts;
+
+	/* A peer flooding one QP must not pin unbounded memory. */
+	if (skb_queue_len(q) >= RXC_MAX_QUEUED_PKTS) {
+		rxc_stat_inc(to_rdev(qp->ibqp.device), RXC_STAT_RCV_QP_DROPPED);
+		kfree_skb(skb);
+		return false;
+	}
+	skb_queue_tail(q, skb);
+	if (rxc_qp_may_run_here())
+		return rxc_qp_claim(qp) == RXC_CLAIM_WON;
+	rxc_qp_sched(qp);
+	return false;
+}
+
+/* Process context, on the rxc workqueue. */
+static void rxc_qp_task(struct work_struct *work)
+{
+	struct rxc_qp *qp = container_of(work, struct rxc_qp, task);
+
+	local_bh_disable();
+	if (rxc_qp_claim(qp) == RXC_CLAIM_WON)
+		rxc_qp_run_claimed(qp);
+	local_bh_enable();
+}
+
+/**
+ * rxc_qp_task_flush - flush the queues of a QP in ERR, here and now
+ * @qp: the QP, its mutex held and its task paused
+ *
+ * Process context.  Runs as many passes as full queues need, so that
+ * flush completions are there when modify_qp returns, however fast
+ * another thread posts.
+ */
+void rxc_qp_task_flush(struct rxc_qp *qp)
+{
+	u32 passes = (qp->sq.q.mask + qp->rq.q.mask) / RXC_FLUSH_BUDGET + 1;
+	int budget;
+	bool more;
+
+	do {
+		budget = RXC_TASK_BUDGET;
+		local_bh_disable();
+		more = rxc_qp_pass(qp, &budget);
+		local_bh_enable();
+		cond_resched();
+	} while (more && --passes);
 }
 
 static void rxc_retrans_timer_fn(struct timer_list *t)
@@ -282,6 +459,8 @@ int rxc_qp_transport_create(struct rxc_qp *qp)
 	}
 
 	INIT_WORK(&qp->task, rxc_qp_task);
+	spin_lock_init(&qp->task_lock);
+	init_waitqueue_head(&qp->task_idle);
 	skb_queue_head_init(&qp->resp_pkts);
 	skb_queue_head_init(&qp->comp_pkts);
 	timer_setup(&qp->req.retrans_timer, rxc_retrans_timer_fn, 0);
@@ -289,12 +468,16 @@ int rxc_qp_transport_create(struct rxc_qp *qp)
 	return 0;
 }
 
-/* Stop the task and the timers for good; each may restart the other. */
+/*
+ * Stop runs and the timers, the caller having stopped new runs (paused
+ * or dying); each may restart the other.
+ */
 static void rxc_qp_quiesce(struct rxc_qp *qp)
 {
 	del_timer_sync(&qp->req.retrans_timer);
 	del_timer_sync(&qp->req.rnr_timer);
 	cancel_work_sync(&qp->task);
+	wait_event(qp->task_idle, !READ_ONCE(qp->task_owned));
 	del_timer_sync(&qp->req.retrans_timer);
 	del_timer_sync(&qp->req.rnr_timer);
 	skb_queue_purge(&qp->comp_pkts);
@@ -307,8 +490,12 @@ static void rxc_qp_quiesce(struct rxc_qp *qp)
  */
 void rxc_qp_transport_destroy(struct rxc_qp *qp)
 {
+	unsigned long flags;
+
 	if (qp->req.wqe && qp->task.func) {
+		spin_lock_irqsave(&qp->task_lock, flags);
 		set_bit(RXC_TASK_DYING, &qp->task_flags);
+		spin_unlock_irqrestore(&qp->task_lock, flags);
 		rxc_qp_quiesce(qp);
 	}
 	kfree(qp->resp.atomics);
@@ -318,8 +505,8 @@ void rxc_qp_transport_destroy(struct rxc_qp *qp)
 }
 
 /*
- * Process context, from modify_qp to RESET, after the state changed (so
- * a run that starts now does nothing) and before the rings are emptied.
+ * Process context, from modify_qp to RESET with the task paused, after
+ * the state changed and before the rings are emptied.
  */
 void rxc_qp_transport_reset(struct rxc_qp *qp)
 {

@@ -3,10 +3,12 @@
  * Transport: requester, responder and completer, the QP task that runs
  * them, and the single path through which every work request is retired.
  *
- * Each QP has one task (a work item).  The task alone touches the QP's
- * transport state (struct rxc_req, struct rxc_resp), so that state needs
- * no lock: other contexts only queue packets for the task, set flag bits
- * and schedule it.  See Documentation/rxc.rst, "Transport".
+ * A QP's transport runs in one context at a time, the holder of its run
+ * claim (rxc_task.c): the caller that asked for the run when it may run
+ * there, else the QP's work item.  Only that run touches the transport
+ * state (struct rxc_req, struct rxc_resp), so that state needs no lock:
+ * other contexts queue packets, set flag bits and ask for a run.  See
+ * Documentation/rxc.rst, "Transport".
  */
 #ifndef RXC_TRANSPORT_H
 #define RXC_TRANSPORT_H
@@ -321,9 +323,12 @@ int rxc_qp_transport_create(struct rxc_qp *qp);
 void rxc_qp_transport_destroy(struct rxc_qp *qp);
 void rxc_qp_transport_reset(struct rxc_qp *qp);
 void rxc_qp_sched(struct rxc_qp *qp);
+void rxc_qp_kick(struct rxc_qp *qp);
 void rxc_qp_task_pause(struct rxc_qp *qp);
 void rxc_qp_task_resume(struct rxc_qp *qp);
-void rxc_qp_deliver(struct rxc_qp *qp, struct sk_buff *skb);
+void rxc_qp_task_flush(struct rxc_qp *qp);
+bool rxc_qp_deliver(struct rxc_qp *qp, struct sk_buff *skb);
+void rxc_qp_run_claimed(struct rxc_qp *qp);
 u32 rxc_qp_mtu(const struct rxc_qp *qp);
 void rxc_qp_send_pkt(struct rxc_qp *qp, const struct rxc_av *av,
 		     struct sk_buff *skb);

@@ -3,10 +3,11 @@
  * Memory regions: DMA regions for kernel users and pinned user memory, and
  * the transport's access to them.
  *
- * Registration runs in process context.  The transport (the QP task, a
- * workqueue) finds a region by key under RCU and holds a use count while
- * it copies; deregistration unpublishes the key, then waits for those
- * copies to finish before unpinning the pages.
+ * Registration runs in process context.  The transport (a QP's run, in
+ * a system call, softirq or the rxc workqueue) finds a region by key
+ * under RCU and holds a use count while it copies; deregistration
+ * unpublishes the key, then waits for those copies to finish before
+ * unpinning the pages.
  */
 #include <linux/highmem.h>
 #include <linux/rcupdate.h>

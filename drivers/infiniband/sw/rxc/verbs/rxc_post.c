@@ -186,8 +186,14 @@ int rxc_post_send(struct ib_qp *ibqp, const struct ib_send_wr *wr,
 		err = rxc_post_kernel_send(qp, wr, bad_wr);
 	}
 
-	/* The QP task sends, or flushes in ERR. */
-	rxc_qp_sched(qp);
+	/*
+	 * The QP task sends, or flushes in ERR: at once for a user QP's
+	 * doorbell; a kernel caller may hold locks its handlers take.
+	 */
+	if (ibqp->uobject)
+		rxc_qp_kick(qp);
+	else
+		rxc_qp_sched(qp);
 	return err;
 }
 

@@ -47,7 +47,7 @@ static int rxc_qp_move(struct rxc_qp *qp, enum ib_qp_state from,
  * rxc_qp_error - the transport failed the QP: move it to ERR
  * @qp: the QP
  *
- * The QP task then flushes its queues.  A QP that verbs reset meanwhile
+ * The QP's next run then flushes its queues.  A QP that verbs reset meanwhile
  * stays in RESET.
  *
  * Return: true when this call moved the QP to ERR.
@@ -410,22 +410,6 @@ static void rxc_qp_reset(struct rxc_qp *qp)
 }
 
 /*
- * Flush completions are there when modify_qp returns.  The task flushes
- * in bounded runs and queues itself again while WQEs are left; waiting
- * for as many runs as full rings need also bounds this call when another
- * thread keeps posting.
- */
-static void rxc_qp_flush_now(struct rxc_qp *qp)
-{
-	u32 runs = (qp->sq.q.mask + qp->rq.q.mask) / RXC_FLUSH_BUDGET + 1;
-
-	rxc_qp_sched(qp);
-	do {
-		flush_work(&qp->task);
-	} while (--runs && work_pending(&qp->task));
-}
-
-/*
  * The transport state a new state starts from is set before the state
  * changes, since the QP task acts on the state as soon as it is visible.
  * The task is paused (rxc_qp_task_pause()); what the new state needs it
@@ -468,11 +452,11 @@ static int rxc_qp_apply(struct rxc_qp *qp, const struct ib_qp_attr *attr,
 	rxc_qp_store_attr(qp, attr, mask);
 	if (mask & IB_QP_STATE)
 		err = rxc_qp_enter_state(qp, cur, next);
+	/* Flush completions are there when modify_qp returns. */
+	if (!err && next == IB_QPS_ERR && cur != IB_QPS_ERR)
+		rxc_qp_task_flush(qp);
 	/* Runs the task for sends posted before RTS, and what waited. */
 	rxc_qp_task_resume(qp);
-
-	if (!err && next == IB_QPS_ERR && cur != IB_QPS_ERR)
-		rxc_qp_flush_now(qp);
 	return err;
 }
 

@@ -185,12 +185,17 @@ struct rxc_wq {
  * @src_port: UDP source port of this QP's packets
  * @cntrs: the completion counters attached, one per operation bit;
  *	   changed under @mutex in RESET or INIT only (see ib_comp_cntr.h)
- * @task: runs the transport for this QP (transport/rxc_task.c)
+ * @task: runs the transport for this QP when no caller can
+ *	  (transport/rxc_task.c)
  * @task_flags: enum rxc_task_flag bits
+ * @task_owned: a run holds the QP's run claim
+ * @task_again: a run was asked for while the claim was held
+ * @task_idle: where a pause or destroy waits for the run to end
  * @resp_pkts: received requests, for the responder; the queue's own lock
  * @comp_pkts: received responses and ACKs, for the completer; ditto
- * @req: requester and completer state, touched by @task only
- * @resp: responder state, touched by @task only
+ * @req: requester and completer state, touched by the run holding the
+ *	 claim only
+ * @resp: responder state, likewise
  *
  * Lock order: @mutex, then @state_lock, then a work queue's lock, then a
  * CQ's lock.
@@ -214,6 +219,11 @@ struct rxc_qp {
 	struct ib_comp_cntr_attachments cntrs;
 	struct work_struct task;
 	unsigned long task_flags;
+	/* Protects task_owned, task_again and setting DYING and PAUSED. */
+	spinlock_t task_lock;
+	bool task_owned;
+	bool task_again;
+	wait_queue_head_t task_idle;
 	struct sk_buff_head resp_pkts;
 	struct sk_buff_head comp_pkts;
 	struct rxc_req req;
