@@ -10,16 +10,20 @@
  * item (process context, on the rxc workqueue) makes the run.  So one
  * context at a time touches the transport state, which has no lock.
  *
- * Contexts of a run:
- * - the send doorbell of a user QP: process context, in the system call;
- * - rxc_recv(): softirq (the UDP receive path), or a run of another QP
- *   that loops a packet back, at most RXC_TASK_MAX_DEPTH runs deep;
- * - the work item: everything else (posts of kernel QPs, timers, runs a
- *   full budget left unfinished, modify_qp).
- * Every run has bottom halves disabled and does at most RXC_TASK_BUDGET
- * packets or sends, so it never sleeps and bounds the time it takes from
- * a system call or a softirq; what is left goes to the work item, so that
- * one busy QP cannot starve the others or the CPU.
+ * Contexts of a run, all of them process context:
+ * - the send doorbell of a user QP, in the system call;
+ * - the run of another QP that loops a packet back to this one (nested,
+ *   at most RXC_TASK_MAX_DEPTH runs deep);
+ * - the work item: everything else (packets from the network, posts of
+ *   kernel QPs, timers, runs a full budget left unfinished, modify_qp).
+ * The UDP receive path (softirq) only queues: a transport run there
+ * would make NET_RX processing long enough to be pushed to ksoftirqd,
+ * where busy-polling applications starve it and the backlog overflows.
+ * A run never sleeps (preemption is disabled) and leaves bottom halves
+ * alone, so that the packets it sends through a veth are received while
+ * it goes on.  It does at most RXC_TASK_BUDGET packets or sends, which
+ * bounds the time it takes from a system call; what is left goes to the
+ * work item, so that one busy QP cannot starve the others or the CPU.
  *
  * Kernel QPs do not run from post_send: their completion handlers may
  * take locks the caller of ib_post_send() holds.
@@ -44,7 +48,10 @@
 #define RXC_TASK_MAX_DEPTH	2
 
 static struct workqueue_struct *rxc_wq;
-/* Runs in progress on this CPU; read and written with bottom halves off. */
+/*
+ * Runs in progress on this CPU, nested ones included; read and changed
+ * with preemption disabled.
+ */
 static DEFINE_PER_CPU(unsigned int, rxc_run_depth);
 
 enum rxc_claim {
@@ -267,8 +274,8 @@ static bool rxc_qp_pass(struct rxc_qp *qp, int *budget)
 }
 
 /*
- * The caller won the claim (rxc_qp_claim(), rxc_qp_deliver()) and has
- * bottom halves disabled.
+ * The caller won the claim (rxc_qp_claim(), rxc_qp_deliver()) and cannot
+ * be preempted.
  */
 void rxc_qp_run_claimed(struct rxc_qp *qp)
 {
@@ -282,10 +289,10 @@ void rxc_qp_run_claimed(struct rxc_qp *qp)
 	__this_cpu_dec(rxc_run_depth);
 }
 
-/* With bottom halves disabled: may a run start here and now? */
+/* With preemption disabled: may a run start here and now? */
 static bool rxc_qp_may_run_here(void)
 {
-	return !in_hardirq() && !irqs_disabled() &&
+	return in_task() && !irqs_disabled() &&
 	       __this_cpu_read(rxc_run_depth) < RXC_TASK_MAX_DEPTH;
 }
 
@@ -309,17 +316,17 @@ out:
  * rxc_qp_kick - run the transport now, or have it run
  * @qp: the QP
  *
- * Process or softirq context, with no lock held that a completion or
- * event handler may take.
+ * Process context, with no lock held that a completion or event handler
+ * may take.
  */
 void rxc_qp_kick(struct rxc_qp *qp)
 {
-	local_bh_disable();
+	preempt_disable();
 	if (!rxc_qp_may_run_here())
 		rxc_qp_sched(qp);
 	else if (rxc_qp_claim(qp) == RXC_CLAIM_WON)
 		rxc_qp_run_claimed(qp);
-	local_bh_enable();
+	preempt_enable();
 }
 
 /**
@@ -330,8 +337,8 @@ void rxc_qp_kick(struct rxc_qp *qp)
  * starts, so the caller may change the attributes, the address vector and
  * the requester and responder state that a run reads.  Packets and timer
  * expiries that arrive meanwhile wait in their queues and flag bits.
- * Runs call completion and event handlers with bottom halves disabled,
- * so a handler cannot get here from inside a run.
+ * Runs call completion and event handlers without preemption, so a
+ * handler cannot get here from inside a run.
  */
 void rxc_qp_task_pause(struct rxc_qp *qp)
 {
@@ -360,9 +367,11 @@ void rxc_qp_task_resume(struct rxc_qp *qp)
  * @qp: the destination QP, kept alive by the caller (see rxc_recv())
  * @skb: the packet, rxc_skb_pkt() filled in; consumed
  *
- * Softirq context, or bottom halves disabled.
+ * Softirq context (the UDP receive path), or bottom halves disabled
+ * inside a run that looped the packet back.
  *
- * Return: true when the caller won the QP's run claim: it must call
+ * Return: true when the caller, a run looping the packet back, won the
+ * QP's run claim: it must call
  * rxc_qp_run_claimed() once it dropped its locks.  The claim keeps the
  * QP alive until then, since destroy waits for it.
  */
@@ -389,10 +398,10 @@ static void rxc_qp_task(struct work_struct *work)
 {
 	struct rxc_qp *qp = container_of(work, struct rxc_qp, task);
 
-	local_bh_disable();
+	preempt_disable();
 	if (rxc_qp_claim(qp) == RXC_CLAIM_WON)
 		rxc_qp_run_claimed(qp);
-	local_bh_enable();
+	preempt_enable();
 }
 
 /**
@@ -411,9 +420,9 @@ void rxc_qp_task_flush(struct rxc_qp *qp)
 
 	do {
 		budget = RXC_TASK_BUDGET;
-		local_bh_disable();
+		preempt_disable();
 		more = rxc_qp_pass(qp, &budget);
-		local_bh_enable();
+		preempt_enable();
 		cond_resched();
 	} while (more && --passes);
 }
