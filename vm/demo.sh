@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 #
 # The project's demo: build the driver, boot Debian's stock kernel in a VM,
-# create one soft-RoCE device on a veth and show it with the usual tools.
+# create one soft-RoCE device on a veth, show it with the usual tools, run
+# RC traffic and a batch of writes counted by a completion counter.
 #   DEV_TYPE=rxc|rxe  (default rxc once vm/build-modules.sh exists, else rxe)
 set -euo pipefail
 
@@ -17,6 +18,7 @@ fi
 mods=''
 if [ -f "$here/build-modules.sh" ]; then
 	mods=$(bash "$here/build-modules.sh" stock)
+	make -s -C "$repo/userspace" lib examples
 fi
 echo "demo: booting Debian's kernel under QEMU (TCG, about 20 s)..." >&2
 rc=0

@@ -307,3 +307,28 @@ chk_xfer() {	# SRV-LOG CLI-LOG
 		return 1
 	fi
 }
+
+# held_unsignaled_writes EXDIR DEV GID N OUT: run the unsignaled_writes
+# example for N writes with -H; while it holds its QP and counter, copy
+# DEV's debugfs counter listing to OUT; then let it finish.  Prints the
+# example's output; returns non-zero when it failed or never held.
+held_unsignaled_writes() {
+	local ex=$1 dev=$2 gid=$3 n=$4 out=$5 fifo log pid fd rc=0
+	fifo=$(mktemp -u) log=$(mktemp)
+	mkfifo "$fifo"
+	mountpoint -q /sys/kernel/debug || mount -t debugfs none /sys/kernel/debug
+	timeout -k 5 120 "$ex/unsignaled_writes" -d "$dev" -g "$gid" -n "$n" -H \
+		<"$fifo" >"$log" 2>&1 &
+	pid=$!
+	exec {fd}>"$fifo"	# the example's stdin: open until we close it
+	if wait_for 60 grep -q '^unsignaled_writes: holding' "$log"; then
+		cat "/sys/kernel/debug/rdma_rxc/$dev/comp_cntrs" >"$out" || rc=1
+	else
+		rc=1
+	fi
+	exec {fd}>&-
+	wait "$pid" || rc=$?
+	cat "$log"
+	rm -f "$fifo" "$log"
+	return "$rc"
+}

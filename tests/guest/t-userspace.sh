@@ -92,6 +92,7 @@ if [ -n "$traffic_skip" ]; then
 	skip "example credit_flow" "$traffic_skip"
 	skip "example unsignaled_writes" "$traffic_skip"
 	skip "example unsignaled_writes -B" "$traffic_skip"
+	skip "example unsignaled_writes -H: debugfs lists the held counter" "$traffic_skip"
 else
 	# Two processes: the receiver listens, the sender connects over TCP
 	# to the test netdev's address, which needs the loopback interface
@@ -122,6 +123,22 @@ else
 	expect "example unsignaled_writes -B" \
 		'^unsignaled_writes: 300 writes of 4000 bytes complete, bytes counter 1200000, errors 0, 0 CQEs$' \
 		"$ex/unsignaled_writes" -d "$DEV" -g "$gid" -n 300 -l 4000 -B
+
+	# What vm/demo.sh shows: while -H holds the counter, debugfs lists
+	# it with its value and the QP whose RDMA writes (0x10) it counts.
+	listing=$(mktemp)
+	if ! held_unsignaled_writes "$ex" "$DEV" "$gid" 500 "$listing"; then
+		fail "example unsignaled_writes -H: debugfs lists the held counter" \
+			"the example failed or never held its counter"
+	elif grep -qE '^[0-9]+ 500 0 wrs [^ ]+ [^ ]+ 0x[0-9a-f]+ qp[0-9]+:0x10$' "$listing"; then
+		cat "$listing"
+		pass "example unsignaled_writes -H: debugfs lists the held counter"
+	else
+		cat "$listing"
+		fail "example unsignaled_writes -H: debugfs lists the held counter" \
+			"no line '<handle> 500 0 wrs ... qpN:0x10'"
+	fi
+	rm -f "$listing"
 fi
 
 if [ "$DEV_TYPE" = rxe ]; then

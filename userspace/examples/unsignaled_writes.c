@@ -12,15 +12,18 @@
  *
  * One process and one QP connected to itself (loopback through the
  * device's own GID).  With -B the counter counts bytes instead of work
- * requests; the final value is then count * size.
+ * requests; the final value is then count * size.  With -H it keeps the
+ * QP and the counter until its standard input closes, so that a script
+ * can look at them (rdma statistic, debugfs) meanwhile.
  *
- *   unsignaled_writes -d rxc0 [-g 1] [-n 1000] [-l 256] [-B]
+ *   unsignaled_writes -d rxc0 [-g 1] [-n 1000] [-l 256] [-B] [-H]
  */
 #include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "common.h"
 
@@ -33,7 +36,7 @@ int main(int argc, char **argv)
 	uint64_t count = 1000, i, want, unit;
 	uint32_t size = 256;
 	int gid_index = 1, c, err;
-	bool bytes = false;
+	bool bytes = false, hold = false;
 	struct ibv_comp_cntr_init_attr init = {};
 	struct ibv_qp_attach_comp_cntr_attr at = {
 		.op_mask = IBV_QP_ATTACH_COMP_CNTR_OP_RDMA_WRITE,
@@ -49,15 +52,16 @@ int main(int argc, char **argv)
 	struct ibv_mr *mr, *smr;
 	char *src, *dst;
 
-	while ((c = getopt(argc, argv, "d:g:n:l:B")) != -1) {
+	while ((c = getopt(argc, argv, "d:g:n:l:BH")) != -1) {
 		switch (c) {
 		case 'd': dev = optarg; break;
 		case 'g': gid_index = atoi(optarg); break;
 		case 'n': count = strtoull(optarg, NULL, 0); break;
 		case 'l': size = strtoul(optarg, NULL, 0); break;
 		case 'B': bytes = true; break;
+		case 'H': hold = true; break;
 		default:
-			fprintf(stderr, "usage: %s [-d dev] [-g gid] [-n count] [-l size] [-B]\n",
+			fprintf(stderr, "usage: %s [-d dev] [-g gid] [-n count] [-l size] [-B] [-H]\n",
 				argv[0]);
 			return 2;
 		}
@@ -158,6 +162,13 @@ int main(int argc, char **argv)
 	       (unsigned long long)count, size, bytes ? "bytes" : "wrs",
 	       (unsigned long long)rxcdv_comp_cntr_load(vals.comp_count),
 	       (unsigned long long)rxcdv_comp_cntr_load(vals.err_count), c);
+	if (hold) {
+		printf("unsignaled_writes: holding QP %u and its counter until stdin closes\n",
+		       qp->qp_num);
+		fflush(stdout);
+		while (read(STDIN_FILENO, &hold, sizeof(hold)) > 0)
+			;
+	}
 
 	ibv_destroy_qp(qp);		/* detaches the counter */
 	ibv_destroy_comp_cntr(cntr);
