@@ -165,7 +165,8 @@ profile() {
 		fail "$drv profile: ${drv}0 up"
 		return 0
 	fi
-	for t in "lat -s 8 -n 2000" "write -s 8 -n 20000"; do
+	# Enough messages that the steady state outweighs setup and teardown.
+	for t in "lat -s 8 -n 20000" "write -s 8 -n 200000"; do
 		read -ra args <<<"-t $t"
 		out=$RESULTS/perf-$drv-${args[1]}
 		run "$drv profile: perf stat ${args[*]}" 300 perf stat -a -o "$out.stat" \
@@ -179,7 +180,7 @@ profile() {
 		perf report -i /tmp/perf.data --stdio --no-children -g none \
 			--sort dso,sym --percent-limit 0.5 2>/dev/null >"$out.txt" || true
 		perf report -i /tmp/perf.data --stdio --no-children -g caller \
-			--sort sym --percent-limit 2 2>/dev/null >"$out.callers.txt" || true
+			--sort sym --percent-limit 1 2>/dev/null >"$out.callers.txt" || true
 		echo "== $drv ${args[*]}: hottest symbols"
 		grep -E '^ +[0-9.]+%' "$out.txt" | head -n 30
 	done
