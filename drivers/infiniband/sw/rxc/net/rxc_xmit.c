@@ -9,8 +9,9 @@
  * this host never reaches a netdev: it goes straight to the receive path
  * of the rxc device that owns the address.
  *
- * From a QP's run (bottom halves disabled) or softirq; never with a QP
- * lock held, since a looped-back packet may be for the sending QP itself.
+ * From a QP's run (process context, preemption disabled); never with a
+ * QP lock held, since a looped-back packet may be for the sending QP
+ * itself.
  */
 #include <linux/inetdevice.h>
 #include <linux/ip.h>

@@ -107,9 +107,13 @@ static bool rxc_qp_unclaim(struct rxc_qp *qp, bool more, bool budget_left)
 	qp->task_owned = false;
 	if (again)
 		queue_work(rxc_wq, &qp->task);
-	spin_unlock_irqrestore(&qp->task_lock, flags);
+	/*
+	 * Under the lock: a waiter that sees the claim free may free the
+	 * QP as soon as it has the lock, so nothing here may touch it after.
+	 */
 	if (stopped)
 		wake_up(&qp->task_idle);
+	spin_unlock_irqrestore(&qp->task_lock, flags);
 	return false;
 }
 
@@ -289,6 +293,18 @@ void rxc_qp_run_claimed(struct rxc_qp *qp)
 	__this_cpu_dec(rxc_run_depth);
 }
 
+/*
+ * Process context, new runs stopped (paused or dying): wait until no run
+ * holds the claim.  The claim is read under its lock, which the last run
+ * holds until it no longer touches the QP.
+ */
+static void rxc_qp_wait_idle(struct rxc_qp *qp)
+{
+	spin_lock_irq(&qp->task_lock);
+	wait_event_lock_irq(qp->task_idle, !qp->task_owned, qp->task_lock);
+	spin_unlock_irq(&qp->task_lock);
+}
+
 /* With preemption disabled: may a run start here and now? */
 static bool rxc_qp_may_run_here(void)
 {
@@ -348,7 +364,7 @@ void rxc_qp_task_pause(struct rxc_qp *qp)
 	set_bit(RXC_TASK_PAUSED, &qp->task_flags);
 	spin_unlock_irqrestore(&qp->task_lock, flags);
 	cancel_work_sync(&qp->task);
-	wait_event(qp->task_idle, !READ_ONCE(qp->task_owned));
+	rxc_qp_wait_idle(qp);
 }
 
 /* Process context: let runs start, and have one for what waited. */
@@ -387,7 +403,8 @@ bool rxc_qp_deliver(struct rxc_qp *qp, struct sk_buff *skb)
 		return false;
 	}
 	skb_queue_tail(q, skb);
-	if (rxc_qp_may_run_here())
+	/* Inline only inside a run: never for a packet from the network. */
+	if (__this_cpu_read(rxc_run_depth) && rxc_qp_may_run_here())
 		return rxc_qp_claim(qp) == RXC_CLAIM_WON;
 	rxc_qp_sched(qp);
 	return false;
@@ -486,7 +503,7 @@ static void rxc_qp_quiesce(struct rxc_qp *qp)
 	del_timer_sync(&qp->req.retrans_timer);
 	del_timer_sync(&qp->req.rnr_timer);
 	cancel_work_sync(&qp->task);
-	wait_event(qp->task_idle, !READ_ONCE(qp->task_owned));
+	rxc_qp_wait_idle(qp);
 	del_timer_sync(&qp->req.retrans_timer);
 	del_timer_sync(&qp->req.rnr_timer);
 	skb_queue_purge(&qp->comp_pkts);

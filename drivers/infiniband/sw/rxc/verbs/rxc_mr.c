@@ -4,7 +4,7 @@
  * the transport's access to them.
  *
  * Registration runs in process context.  The transport (a QP's run, in
- * a system call, softirq or the rxc workqueue) finds a region by key
+ * a system call or on the rxc workqueue) finds a region by key
  * under RCU and holds a use count while it copies; deregistration
  * unpublishes the key, then waits for those copies to finish before
  * unpinning the pages.
