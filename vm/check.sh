@@ -105,6 +105,18 @@ count() {
 	echo "$p $f $s"
 }
 
+# tap_label NAME: put "NAME: " in front of each TAP test name on stdin.
+tap_label() { sed "s/^\\(\\(not \\)\\?ok\\) - /\\1 - $1: /"; }
+
+# dmesg_verdict DIR NAME: one TAP line, whether DIR's kernel log is clean.
+dmesg_verdict() {
+	if "$here/scan-dmesg.sh" "$1"; then
+		echo "ok - $2: kernel log clean (scan-dmesg)"
+	else
+		echo "not ok - $2: kernel log clean (scan-dmesg)"
+	fi
+}
+
 # run_kernel K: build the modules for kernel K, run the guest suite in a VM
 # and collect everything counted for K into $out/K.tap.
 run_kernel() {
@@ -152,14 +164,9 @@ run_kernel() {
 	*) kres "not ok" "vm: guest suite exited with status $rc (see $r/guest.log)" ;;
 	esac
 	# The guest's own results, then KUnit's from the kernel log.
-	local label="s/^\\(\\(not \\)\\?ok\\) - /\\1 - $k: /"
-	if [ -f "$r/results.tap" ]; then sed "$label" "$r/results.tap" >>"$ktap"; fi
-	"$here/parse-ktap.sh" "$r" | sed "$label" >>"$ktap"
-	if "$here/scan-dmesg.sh" "$r"; then
-		kres ok "kernel log clean (scan-dmesg)"
-	else
-		kres "not ok" "kernel log clean (scan-dmesg)"
-	fi
+	if [ -f "$r/results.tap" ]; then tap_label "$k" <"$r/results.tap" >>"$ktap"; fi
+	"$here/parse-ktap.sh" "$r" | tap_label "$k" >>"$ktap"
+	dmesg_verdict "$r" "$k" | tee -a "$ktap"
 }
 
 # The benchmark's smoke (bench/run.sh --smoke) on the 6.1 kernel: every
@@ -177,13 +184,18 @@ run_bench_smoke() {
 		bres "not ok" "VM run and report: exit status $rc (see $r/guest.log)"
 	fi
 	if [ -f "$r/results.tap" ]; then
-		sed 's/^\(\(not \)\?ok\) - /\1 - bench smoke: /' "$r/results.tap" >>"$btap"
+		tap_label "bench smoke" <"$r/results.tap" >>"$btap"
 	fi
-	if "$here/scan-dmesg.sh" "$r"; then
-		bres ok "kernel log clean (scan-dmesg)"
-	else
-		bres "not ok" "kernel log clean (scan-dmesg)"
-	fi
+	dmesg_verdict "$r" "bench smoke" | tee -a "$btap"
+}
+
+# summarize NAME TAP T0: add TAP to the totals and NAME's line, with the
+# seconds since T0, to the summary.
+summarize() {
+	local p f s
+	taps+=("$2")
+	read -r p f s <<<"$(count "$2")"
+	summaries+=("$1: $p passed, $f failed, $s skipped in $(($(date +%s) - $3))s")
 }
 
 taps=("$host_tap")
@@ -191,17 +203,13 @@ summaries=()
 for k in $kernels; do
 	t0=$(date +%s)
 	run_kernel "$k"
-	taps+=("$out/$k.tap")
-	read -r p f s <<<"$(count "$out/$k.tap")"
-	summaries+=("$k kernel: $p passed, $f failed, $s skipped in $(($(date +%s) - t0))s")
+	summarize "$k kernel" "$out/$k.tap" "$t0"
 done
 if [[ " $kernels " == *" stock "* ]] && [ "${RXC_BENCH_SMOKE:-1}" = 1 ] &&
 	[ -f "$repo/bench/run.sh" ]; then
 	t0=$(date +%s)
 	run_bench_smoke
-	taps+=("$out/bench.tap")
-	read -r p f s <<<"$(count "$out/bench.tap")"
-	summaries+=("bench smoke: $p passed, $f failed, $s skipped in $(($(date +%s) - t0))s")
+	summarize "bench smoke" "$out/bench.tap" "$t0"
 fi
 
 echo
