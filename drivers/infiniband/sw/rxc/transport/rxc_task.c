@@ -66,6 +66,22 @@ static bool rxc_qp_stopped(struct rxc_qp *qp)
 	       test_bit(RXC_TASK_PAUSED, &qp->task_flags);
 }
 
+/*
+ * Set or clear a stop flag (RXC_TASK_DYING, RXC_TASK_PAUSED) under the
+ * claim's lock, so that a claim or an unclaim sees it consistently.
+ */
+static void rxc_qp_set_stop(struct rxc_qp *qp, int bit, bool on)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&qp->task_lock, flags);
+	if (on)
+		set_bit(bit, &qp->task_flags);
+	else
+		clear_bit(bit, &qp->task_flags);
+	spin_unlock_irqrestore(&qp->task_lock, flags);
+}
+
 /* Any context. */
 static enum rxc_claim rxc_qp_claim(struct rxc_qp *qp)
 {
@@ -358,11 +374,7 @@ void rxc_qp_kick(struct rxc_qp *qp)
  */
 void rxc_qp_task_pause(struct rxc_qp *qp)
 {
-	unsigned long flags;
-
-	spin_lock_irqsave(&qp->task_lock, flags);
-	set_bit(RXC_TASK_PAUSED, &qp->task_flags);
-	spin_unlock_irqrestore(&qp->task_lock, flags);
+	rxc_qp_set_stop(qp, RXC_TASK_PAUSED, true);
 	cancel_work_sync(&qp->task);
 	rxc_qp_wait_idle(qp);
 }
@@ -370,11 +382,7 @@ void rxc_qp_task_pause(struct rxc_qp *qp)
 /* Process context: let runs start, and have one for what waited. */
 void rxc_qp_task_resume(struct rxc_qp *qp)
 {
-	unsigned long flags;
-
-	spin_lock_irqsave(&qp->task_lock, flags);
-	clear_bit(RXC_TASK_PAUSED, &qp->task_flags);
-	spin_unlock_irqrestore(&qp->task_lock, flags);
+	rxc_qp_set_stop(qp, RXC_TASK_PAUSED, false);
 	rxc_qp_sched(qp);
 }
 
@@ -516,12 +524,8 @@ static void rxc_qp_quiesce(struct rxc_qp *qp)
  */
 void rxc_qp_transport_destroy(struct rxc_qp *qp)
 {
-	unsigned long flags;
-
 	if (qp->req.wqe && qp->task.func) {
-		spin_lock_irqsave(&qp->task_lock, flags);
-		set_bit(RXC_TASK_DYING, &qp->task_flags);
-		spin_unlock_irqrestore(&qp->task_lock, flags);
+		rxc_qp_set_stop(qp, RXC_TASK_DYING, true);
 		rxc_qp_quiesce(qp);
 	}
 	kfree(qp->resp.atomics);
