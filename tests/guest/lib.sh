@@ -267,7 +267,8 @@ pair() {
 	elif [ "$src" -ne 0 ]; then
 		why="server exit status $src"
 	elif ! why=$("$chk" "${args[@]}" "$so" "$co"); then
-		: # the check said why
+		# A check must say why; one that cannot run says nothing.
+		why=${why:-"$chk failed without saying why"}
 	else
 		why=''
 	fi
@@ -306,6 +307,30 @@ chk_xfer() {	# SRV-LOG CLI-LOG
 		echo "rc_xfer did not verify all data"
 		return 1
 	fi
+}
+
+# rping -v prints "ping data: " and the buffer it read back: rebuilt here
+# the way rping builds it ("rdma-ping-N: " then letters from 'A'+N,
+# cycling through 'A'..'z'), each line checked, none missing.
+chk_rping() {	# COUNT SIZE SRV-LOG CLI-LOG
+	/usr/bin/python3 - "$1" "$2" "$4" <<'EOF'
+import sys
+count, size, log = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3]
+got = [ln[len('ping data: '):].rstrip('\n') for ln in open(log)
+       if ln.startswith('ping data: ')]
+want = []
+for n in range(count):
+    s = 'rdma-ping-%d: ' % n
+    c = 65 + n % 58
+    while len(s) < size - 1:
+        s += chr(c)
+        c = 65 if c == 122 else c + 1
+    want.append(s[:size - 1])
+if got != want:
+    bad = next((i for i, (g, w) in enumerate(zip(got, want)) if g != w), None)
+    print(f'{len(got)} ping lines, expected {count}; first bad line: {bad}')
+    sys.exit(1)
+EOF
 }
 
 # held_unsignaled_writes EXDIR DEV GID N OUT: run the unsignaled_writes

@@ -1,0 +1,56 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+#
+#   tests/host/t-guest-lib.sh
+#
+# Host-side test of pair() from tests/guest/lib.sh, the helper that runs
+# every client/server tool in the guest and judges it by a check
+# function.  A check that fails, says nothing, or does not exist at all
+# (a typo, or a function left in another group's script) must fail the
+# test: once, interop's rping passed on every run because its check was
+# defined in t-tools.sh only.
+#
+# Prints TAP ("ok - ...", "not ok - ...") and exits non-zero on a failure.
+set -euo pipefail
+
+repo=$(cd "$(dirname "$0")/../.." && pwd)
+work=$(mktemp -d /tmp/rxc-guest-lib.XXXXXX)
+trap 'rm -rf "$work"' EXIT
+nfail=0
+
+# What lib.sh writes goes to $work; its own TAP lines are the subject.
+RESULTS=$work SUITE=host PAIR_LOGS=$work PORT=1
+# shellcheck source=SCRIPTDIR/../guest/lib.sh
+. "$repo/tests/guest/lib.sh"
+wait_for() { return 0; }	# no server listens here
+SRV=()
+
+chk_good() { return 0; }
+chk_silent() { return 1; }
+chk_says() { echo "the data differ"; return 1; }
+
+# verdict CHECK SRV-CMD CLI-CMD: the TAP line pair() wrote for them.
+verdict() {
+	: >"$TAP"
+	pair "subject" "$1" -- "$2" -- "$3" >"$work/out" 2>&1
+	cut -d' ' -f1-2 "$TAP"
+}
+
+expect() {	# expect NAME WANT CHECK SRV-CMD CLI-CMD
+	local got
+	got=$(verdict "$3" "$4" "$5")
+	if [ "$got" = "$2" ]; then
+		echo "ok - guest lib: pair: $1"
+	else
+		echo "not ok - guest lib: pair: $1 (got '$got', want '$2')"
+		nfail=$((nfail + 1))
+	fi
+}
+
+expect "passes when both ends and the check succeed" "ok -" chk_good true true
+expect "fails when the client fails" "not ok" chk_good true false
+expect "fails when the server fails" "not ok" chk_good false true
+expect "fails when the check fails and says why" "not ok" chk_says true true
+expect "fails when the check fails silently" "not ok" chk_silent true true
+expect "fails when the check does not exist" "not ok" chk_missing true true
+[ "$nfail" -eq 0 ]
