@@ -267,11 +267,12 @@ void rxc_req_arm_timer(struct rxc_qp *qp)
 
 	if (qp->ibqp.qp_type != IB_QPT_RC || !timeout)
 		return;
-	if (qp->req.una == qp->req.psn)
+	if (qp->req.una == qp->req.psn) {
 		del_timer(&qp->req.retrans_timer);
-	else
-		mod_timer(&qp->req.retrans_timer,
-			  jiffies + rxc_retrans_jiffies(timeout));
+		return;
+	}
+	qp->req.retrans_due = jiffies + rxc_retrans_jiffies(timeout);
+	mod_timer(&qp->req.retrans_timer, qp->req.retrans_due);
 }
 
 /* Entering RTS: start the send queue at sq_psn. */
@@ -654,6 +655,14 @@ void rxc_req_timeout(struct rxc_qp *qp)
 	struct rxc_req *req = &qp->req;
 
 	if (req->una == req->psn || req->rnr_wait)
+		return;
+	/*
+	 * The timer fired while responses waited for this run, and the run
+	 * took them first: they restarted it.  Only a full timeout without
+	 * progress is a loss; on a busy CPU, resending here would make the
+	 * peer answer every read again while it still answers the first.
+	 */
+	if (time_before(jiffies, req->retrans_due))
 		return;
 	rxc_stat_inc(rxc, RXC_STAT_RETRANSMIT_TIMEOUTS);
 	if (!rxc_req_use_retry(&req->retry_left, qp->attr.retry_cnt)) {
