@@ -214,8 +214,28 @@ if [[ " $kernels " == *" stock "* ]] && [ "${RXC_BENCH_SMOKE:-1}" = 1 ] &&
 fi
 
 echo
+# context LOG: each failure in a guest log with what led to it: the
+# lines since the last command the guest echoed ("+ ..."), at most 30,
+# and the reason lines after it.  Only the end of CI's output may be
+# seen, so a flaky failure must explain itself here.
+context() {
+	awk -v f="$1" '
+	/^\+ / { n = 0 }
+	/^not ok / {
+		print "--- " f ": " $0
+		s = n > 30 ? n - 30 : 0
+		for (i = s; i < n; i++) print buf[i % 30]
+		why = 1; n = 0; next
+	}
+	why && /^#/ { print; next }
+	{ why = 0; buf[n % 30] = $0; n++ }' "$1"
+}
+
 echo "=== failures"
 cat "${taps[@]}" | grep -E '^not ok ' || echo "(none)"
+for k in $kernels; do
+	[ ! -f "$out/$k/guest.log" ] || context "$out/$k/guest.log"
+done
 echo "=== summary (DEV_TYPE=$DEV_TYPE, results in $out)"
 printf '%s\n' "${summaries[@]}"
 read -r p f s <<<"$(count "${taps[@]}")"
