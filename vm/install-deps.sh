@@ -20,6 +20,8 @@ pkgs=(
 	man-db groff-base
 	# the interop test checks the wire format with Wireshark's dissectors
 	tshark
+	# the Debian packages: built, checked, and their module built by DKMS
+	debhelper dh-dkms dkms lintian dpkg-dev fakeroot
 )
 
 # Debian 12's 6.12 kernel has no metapackage: take the release already
