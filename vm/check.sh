@@ -25,11 +25,11 @@ repo=$(cd "$here/.." && pwd)
 kernels=${RXC_KERNELS:-stock stock-6.12 debug}
 # 6.12 runs what differs between the kernels: the verbs ABI and counters
 # (t-verbs, t-comp-cntr, t-userspace), every stock tool, pyverbs against
-# 6.12's own rdma_rxe, the interop matrix with it, lifetimes, removal and
-# namespaces.  The transport's loss, MTU and fuzz groups exercise code
-# that does not depend on the kernel's interfaces; 6.1 and the debug
-# kernel run them.
-groups_6_12="t-device t-verbs t-comp-cntr t-userspace t-tools t-pyverbs t-lifecycle t-removal t-net t-netns-move t-interop"
+# 6.12's own rdma_rxe, the interop matrix with it, lifetimes, removal,
+# namespaces, and the Debian packages (DKMS builds for 6.12 there).  The
+# transport's loss, MTU and fuzz groups exercise code that does not
+# depend on the kernel's interfaces; 6.1 and the debug kernel run them.
+groups_6_12="t-device t-verbs t-comp-cntr t-userspace t-tools t-pyverbs t-lifecycle t-removal t-net t-netns-move t-interop t-packages"
 out=${RXC_RESULTS:-$repo/build/vm-results}
 if [ -z "${DEV_TYPE:-}" ]; then
 	if [ -f "$here/build-modules.sh" ]; then DEV_TYPE=rxc; else DEV_TYPE=rxe; fi
@@ -76,7 +76,7 @@ tap_of() {
 	local name=$1 out rc=0
 	shift
 	out=$("$@" 2>&1) || rc=$?
-	echo "$out" | grep -E '^(not )?ok - ' | tee -a "$host_tap"
+	echo "$out" | grep -E '^((not )?ok - |#)' | tee -a "$host_tap"
 	if [ "$rc" -ne 0 ] && ! echo "$out" | grep -q '^not ok - '; then
 		echo "$out" | tail -n 20 >&2
 		res "not ok" "$name: exit status $rc"
@@ -95,6 +95,11 @@ fi
 # that every patch parses (rdma-core-patches/README.md).
 if [ -f "$repo/rdma-core-patches/check-patches.sh" ]; then
 	tap_of "rdma-core-patches" sh "$repo/rdma-core-patches/check-patches.sh"
+fi
+# The Debian packages: built, linted, their contents, DKMS for each
+# installed kernel (tests/host/t-packages.sh); installed in the guests.
+if [ -f "$repo/debian/control" ]; then
+	tap_of "Debian packages" "$repo/tests/host/t-packages.sh" "$repo/build/packages"
 fi
 
 # count FILE...: "P F S" for the TAP lines in FILEs.
