@@ -271,8 +271,8 @@ void rxc_req_arm_timer(struct rxc_qp *qp)
 		del_timer(&qp->req.retrans_timer);
 		return;
 	}
-	qp->req.retrans_due = jiffies + rxc_retrans_jiffies(timeout);
-	mod_timer(&qp->req.retrans_timer, qp->req.retrans_due);
+	mod_timer(&qp->req.retrans_timer,
+		  jiffies + rxc_retrans_jiffies(timeout));
 }
 
 /* Entering RTS: start the send queue at sq_psn. */
@@ -658,11 +658,13 @@ void rxc_req_timeout(struct rxc_qp *qp)
 		return;
 	/*
 	 * The timer fired while responses waited for this run, and the run
-	 * took them first: they restarted it.  Only a full timeout without
-	 * progress is a loss; on a busy CPU, resending here would make the
-	 * peer answer every read again while it still answers the first.
+	 * took them first: they set it again, to a later expiry (only runs
+	 * set it, and firing leaves the expiry as it was).  Only a full
+	 * timeout without progress is a loss; on a busy CPU, resending here
+	 * would make the peer answer every read again while it still
+	 * answers the first.
 	 */
-	if (time_before(jiffies, req->retrans_due))
+	if (time_before(jiffies, req->retrans_timer.expires))
 		return;
 	rxc_stat_inc(rxc, RXC_STAT_RETRANSMIT_TIMEOUTS);
 	if (!rxc_req_use_retry(&req->retry_left, qp->attr.retry_cnt)) {

@@ -162,7 +162,6 @@ struct rxc_swqe {
  * @rnr_left: RNR retries left before RNR_RETRY_EXC_ERR
  * @rnr_wait: an RNR NAK stopped sending until @rnr_timer fires
  * @retrans_timer: fires when no ACK came in time
- * @retrans_due: when @retrans_timer was last set to fire, in jiffies
  * @rnr_timer: ends an RNR wait
  */
 struct rxc_req {
@@ -180,7 +179,6 @@ struct rxc_req {
 	u8 rnr_left;
 	bool rnr_wait;
 	struct timer_list retrans_timer;
-	unsigned long retrans_due;
 	struct timer_list rnr_timer;
 };
 
