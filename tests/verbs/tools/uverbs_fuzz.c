@@ -45,12 +45,11 @@
 #include <rdma/ib_user_ioctl_cmds.h>
 
 #include "../cntr_ioctl.h"
+#include "fuzz_lib.h"
 
 #define POOL		8	/* objects of each kind per worker */
 #define SCRATCH_LEN	(1 << 20)
 #define MAX_THREADS	16
-#define GID_INDEX	1
-#define XFER_LEN	4096
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 #define MAX_OPS		16
 
@@ -70,7 +69,7 @@ static uint64_t calls_done;
 struct worker {
 	unsigned int id;
 	pthread_t thread;
-	uint64_t rng;
+	struct fuzz_rng rng;
 	struct ibv_context *ctx;
 	char *scratch;
 	int efd;
@@ -92,47 +91,19 @@ struct worker {
 
 static struct worker workers[MAX_THREADS];
 
-static void die(const char *what)
-{
-	fprintf(stderr, "uverbs_fuzz: %s\n", what);
-	exit(1);
-}
-
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + ts.tv_nsec;
-}
-
-/* xorshift64*: small, fast, and the same on every machine. */
 static uint64_t rnd(struct worker *w)
 {
-	w->rng ^= w->rng >> 12;
-	w->rng ^= w->rng << 25;
-	w->rng ^= w->rng >> 27;
-	return w->rng * 0x2545f4914f6cdd1dull;
+	return fuzz_rnd(&w->rng);
 }
 
 static uint32_t rnd_below(struct worker *w, uint32_t n)
 {
-	return n ? rnd(w) % n : 0;
+	return fuzz_rnd_below(&w->rng, n);
 }
 
-/* Half the time a value at an edge, otherwise anything. */
 static uint64_t rnd_val(struct worker *w)
 {
-	static const uint64_t edges[] = {
-		0, 1, 2, 3, 4, 7, 8, 15, 16, 31, 32, 63, 64, 127, 128, 255,
-		256, 1023, 1024, 4095, 4096, 4097, 65535, 65536, 0x7fffffff,
-		0x80000000, 0xfffffffe, 0xffffffff, 0x100000000ull,
-		INT64_MAX, (uint64_t)INT64_MIN, UINT64_MAX,
-	};
-
-	if (rnd(w) & 1)
-		return edges[rnd_below(w, ARRAY_SIZE(edges))];
-	return rnd(w) >> rnd_below(w, 64);
+	return fuzz_rnd_val(&w->rng);
 }
 
 /* An address in the scratch buffer with @len bytes after it. */
@@ -334,9 +305,9 @@ static void sane_attrs(struct worker *w, struct ibv_qp_attr *a,
 	a->en_sqd_async_notify = rnd_below(w, 2);
 	a->ah_attr.is_global = 1;
 	a->ah_attr.port_num = 1;
-	a->ah_attr.grh.sgid_index = GID_INDEX;
+	a->ah_attr.grh.sgid_index = FUZZ_GID_INDEX;
 	a->ah_attr.grh.hop_limit = 64;
-	ibv_query_gid(w->ctx, 1, GID_INDEX, &a->ah_attr.grh.dgid);
+	ibv_query_gid(w->ctx, 1, FUZZ_GID_INDEX, &a->ah_attr.grh.dgid);
 }
 
 /*
@@ -367,10 +338,10 @@ static int op_modify_qp(struct worker *w)
 		p[i] = rnd(w);
 	a.ah_attr.port_num = rnd_below(w, 4) ? 1 : rnd_below(w, 256);
 	a.ah_attr.is_global = rnd_below(w, 8) != 0;
-	a.ah_attr.grh.sgid_index = rnd_below(w, 4) ? GID_INDEX :
+	a.ah_attr.grh.sgid_index = rnd_below(w, 4) ? FUZZ_GID_INDEX :
 				   rnd_below(w, 256);
 	if (rnd_below(w, 2))
-		ibv_query_gid(w->ctx, 1, GID_INDEX, &a.ah_attr.grh.dgid);
+		ibv_query_gid(w->ctx, 1, FUZZ_GID_INDEX, &a.ah_attr.grh.dgid);
 	if (rnd_below(w, 2)) {
 		a.qp_state = rnd_below(w, 8);
 		mask = (int)(rnd(w) & ((1u << 21) - 1)) | IBV_QP_STATE;
@@ -429,7 +400,7 @@ static int op_connect_qp(struct worker *w)
 		.rnr_retry = 1, .max_rd_atomic = rnd_below(w, 5),
 		.ah_attr = {
 			.is_global = 1, .port_num = 1,
-			.grh = { .sgid_index = GID_INDEX, .hop_limit = 64 },
+			.grh = { .sgid_index = FUZZ_GID_INDEX, .hop_limit = 64 },
 		},
 	};
 	int mask[3], rc;
@@ -441,7 +412,7 @@ static int op_connect_qp(struct worker *w)
 		a.qp_access_flags |= IBV_ACCESS_REMOTE_READ |
 				     IBV_ACCESS_REMOTE_ATOMIC;
 	a.dest_qp_num = (peer ? peer : qp)->qp_num;
-	ibv_query_gid(w->ctx, 1, GID_INDEX, &a.ah_attr.grh.dgid);
+	ibv_query_gid(w->ctx, 1, FUZZ_GID_INDEX, &a.ah_attr.grh.dgid);
 	walk_masks(qp->qp_type, mask);
 	a.qp_state = IBV_QPS_RESET;
 	rc = ibv_modify_qp(qp, &a, IBV_QP_STATE);
@@ -483,7 +454,7 @@ static int op_ah(struct worker *w)
 		.port_num = rnd_below(w, 4) ? 1 : rnd_below(w, 256),
 		.dlid = rnd(w), .sl = rnd(w), .static_rate = rnd(w),
 		.grh = {
-			.sgid_index = rnd_below(w, 4) ? GID_INDEX :
+			.sgid_index = rnd_below(w, 4) ? FUZZ_GID_INDEX :
 							rnd_below(w, 256),
 			.hop_limit = rnd(w), .traffic_class = rnd(w),
 			.flow_label = rnd(w),
@@ -493,7 +464,7 @@ static int op_ah(struct worker *w)
 	struct ibv_ah **slot = SLOT(w, w->ah, ibv_destroy_ah);
 
 	if (rnd_below(w, 2))
-		ibv_query_gid(w->ctx, 1, GID_INDEX, &a.grh.dgid);
+		ibv_query_gid(w->ctx, 1, FUZZ_GID_INDEX, &a.grh.dgid);
 	else
 		memcpy(&a.grh.dgid, (uint64_t[2]){ rnd(w), rnd(w) }, 16);
 	if (pd)
@@ -824,7 +795,7 @@ static void *worker_main(void *arg)
 	while (!stop && w->calls < quota) {
 		unsigned int op = pick_op(w);
 
-		__atomic_store_n(&w->call_start, now_ns(), __ATOMIC_RELEASE);
+		__atomic_store_n(&w->call_start, fuzz_now_ns(), __ATOMIC_RELEASE);
 		w->op_calls[op]++;
 		w->op_accepted[op] += !ops[op].fn(w);
 		__atomic_store_n(&w->call_start, 0, __ATOMIC_RELEASE);
@@ -833,150 +804,6 @@ static void *worker_main(void *arg)
 	}
 	worker_release(w);
 	return NULL;
-}
-
-/* The live connection: a QP connected to itself, every byte checked. */
-struct traffic {
-	struct ibv_context *ctx;
-	struct ibv_pd *pd;
-	struct ibv_cq *cq;
-	struct ibv_qp *qp;
-	struct ibv_mr *mr;
-	char *buf;
-	uint64_t done;
-	const char *error;
-};
-
-static int traffic_connect(struct traffic *t)
-{
-	struct ibv_qp_attr a = {
-		.qp_state = IBV_QPS_INIT, .port_num = 1,
-		.qp_access_flags = IBV_ACCESS_REMOTE_WRITE |
-				   IBV_ACCESS_REMOTE_READ,
-	};
-
-	if (ibv_modify_qp(t->qp, &a, IBV_QP_STATE | IBV_QP_PKEY_INDEX |
-			  IBV_QP_PORT | IBV_QP_ACCESS_FLAGS))
-		return -1;
-	memset(&a, 0, sizeof(a));
-	a.qp_state = IBV_QPS_RTR;
-	a.path_mtu = IBV_MTU_1024;
-	a.dest_qp_num = t->qp->qp_num;
-	a.max_dest_rd_atomic = 1;
-	a.min_rnr_timer = 12;
-	a.ah_attr.is_global = 1;
-	a.ah_attr.port_num = 1;
-	a.ah_attr.grh.hop_limit = 64;
-	a.ah_attr.grh.sgid_index = GID_INDEX;
-	if (ibv_query_gid(t->ctx, 1, GID_INDEX, &a.ah_attr.grh.dgid) ||
-	    ibv_modify_qp(t->qp, &a, IBV_QP_STATE | IBV_QP_AV |
-			  IBV_QP_PATH_MTU | IBV_QP_DEST_QPN | IBV_QP_RQ_PSN |
-			  IBV_QP_MAX_DEST_RD_ATOMIC | IBV_QP_MIN_RNR_TIMER))
-		return -1;
-	memset(&a, 0, sizeof(a));
-	a.qp_state = IBV_QPS_RTS;
-	a.timeout = 14;
-	a.retry_cnt = 7;
-	a.rnr_retry = 7;
-	a.max_rd_atomic = 1;
-	return ibv_modify_qp(t->qp, &a, IBV_QP_STATE | IBV_QP_SQ_PSN |
-			     IBV_QP_TIMEOUT | IBV_QP_RETRY_CNT |
-			     IBV_QP_RNR_RETRY | IBV_QP_MAX_QP_RD_ATOMIC);
-}
-
-static void traffic_setup(struct traffic *t)
-{
-	struct ibv_qp_init_attr init = {
-		.cap = { .max_send_wr = 4, .max_recv_wr = 1,
-			 .max_send_sge = 1, .max_recv_sge = 1 },
-		.qp_type = IBV_QPT_RC,
-	};
-
-	t->ctx = ibv_open_device(device);
-	t->pd = t->ctx ? ibv_alloc_pd(t->ctx) : NULL;
-	t->cq = t->ctx ? ibv_create_cq(t->ctx, 8, NULL, NULL, 0) : NULL;
-	t->buf = calloc(2, XFER_LEN);
-	if (!t->pd || !t->cq || !t->buf)
-		die("cannot set up the traffic QP");
-	init.send_cq = t->cq;
-	init.recv_cq = t->cq;
-	t->qp = ibv_create_qp(t->pd, &init);
-	t->mr = ibv_reg_mr(t->pd, t->buf, 2 * XFER_LEN,
-			   IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE |
-			   IBV_ACCESS_REMOTE_READ);
-	if (!t->qp || !t->mr || traffic_connect(t))
-		die("cannot connect the traffic QP");
-}
-
-/* One request between the two halves of the buffer, waited for (10 s). */
-static bool traffic_rdma(struct traffic *t, enum ibv_wr_opcode op)
-{
-	struct ibv_sge sge = { (uintptr_t)t->buf, XFER_LEN, t->mr->lkey };
-	struct ibv_send_wr wr = {
-		.sg_list = &sge, .num_sge = 1, .opcode = op,
-		.send_flags = IBV_SEND_SIGNALED,
-		.wr.rdma = { (uintptr_t)t->buf + XFER_LEN, t->mr->rkey },
-	}, *bad;
-	uint64_t end = now_ns() + 10000000000ull;
-	struct ibv_wc wc;
-	int n;
-
-	if (ibv_post_send(t->qp, &wr, &bad)) {
-		t->error = "post_send failed";
-		return false;
-	}
-	while (!(n = ibv_poll_cq(t->cq, 1, &wc)) && now_ns() < end)
-		usleep(100);
-	if (n != 1 || wc.status != IBV_WC_SUCCESS) {
-		t->error = n == 1 ? ibv_wc_status_str(wc.status) :
-				    "no completion in 10 s";
-		return false;
-	}
-	return true;
-}
-
-/* Writes a pattern across, reads it back; false (with t->error) if not. */
-static bool traffic_round(struct traffic *t)
-{
-	char *src = t->buf, *dst = t->buf + XFER_LEN;
-	unsigned int i;
-
-	for (i = 0; i < XFER_LEN; i++)
-		src[i] = (char)(t->done * 13 + i);
-	if (!traffic_rdma(t, IBV_WR_RDMA_WRITE))
-		return false;
-	if (memcmp(src, dst, XFER_LEN)) {
-		t->error = "written data differs";
-		return false;
-	}
-	memset(src, 0, XFER_LEN);
-	if (!traffic_rdma(t, IBV_WR_RDMA_READ))
-		return false;
-	if (memcmp(src, dst, XFER_LEN)) {
-		t->error = "read data differs";
-		return false;
-	}
-	t->done++;
-	return true;
-}
-
-static void *traffic_main(void *arg)
-{
-	struct traffic *t = arg;
-
-	while (!stop && traffic_round(t))
-		;
-	return NULL;
-}
-
-static void traffic_release(struct traffic *t)
-{
-	ibv_destroy_qp(t->qp);
-	ibv_dereg_mr(t->mr);
-	ibv_destroy_cq(t->cq);
-	ibv_dealloc_pd(t->pd);
-	ibv_close_device(t->ctx);
-	free(t->buf);
 }
 
 static void on_sigusr1(int sig)
@@ -990,7 +817,7 @@ static void on_sigusr1(int sig)
  */
 static void watchdog_tick(void)
 {
-	uint64_t t = now_ns();
+	uint64_t t = fuzz_now_ns();
 	unsigned int i;
 
 	for (i = 0; i < opt.threads; i++) {
@@ -1039,30 +866,17 @@ static void parse(int argc, char **argv)
 		usage();
 }
 
-static struct ibv_device *find_device(const char *name)
-{
-	struct ibv_device **list = ibv_get_device_list(NULL);
-	int i;
-
-	for (i = 0; list && list[i]; i++) {
-		if (!strcmp(ibv_get_device_name(list[i]), name))
-			return list[i];
-	}
-	return NULL;
-}
-
 static void worker_start(struct worker *w, unsigned int id)
 {
 	w->id = id;
-	/* Never zero: xorshift would stay there. */
-	w->rng = (opt.seed + 1) * 0x9e3779b97f4a7c15ull + id * 2 + 1;
+	fuzz_rng_init(&w->rng, opt.seed, id);
 	w->ctx = ibv_open_device(device);
 	w->scratch = calloc(1, SCRATCH_LEN);
 	w->efd = eventfd(0, EFD_NONBLOCK);
 	if (!w->ctx || !w->scratch || w->efd < 0)
-		die("cannot set up a worker");
+		fuzz_die("cannot set up a worker");
 	if (pthread_create(&w->thread, NULL, worker_main, w))
-		die("pthread_create failed");
+		fuzz_die("pthread_create failed");
 }
 
 int main(int argc, char **argv)
@@ -1070,7 +884,7 @@ int main(int argc, char **argv)
 	struct sigaction sa = { .sa_handler = on_sigusr1 };
 	struct rlimit nofile;
 	uint64_t end, last = 0;
-	struct traffic t = { 0 };
+	struct fuzz_traffic t = { 0 };
 	pthread_t tt;
 	unsigned int i;
 	int rc = 0;
@@ -1086,20 +900,20 @@ int main(int argc, char **argv)
 		nofile.rlim_cur = nofile.rlim_max;
 		setrlimit(RLIMIT_NOFILE, &nofile);
 	}
-	device = find_device(opt.dev);
+	device = fuzz_find_device(opt.dev);
 	if (!device)
-		die("no such device");
+		fuzz_die("no such device");
 
-	traffic_setup(&t);
-	if (pthread_create(&tt, NULL, traffic_main, &t))
-		die("pthread_create failed");
+	fuzz_traffic_setup(&t, device);
+	if (pthread_create(&tt, NULL, fuzz_traffic_main, &t))
+		fuzz_die("pthread_create failed");
 	for (i = 0; i < opt.threads; i++)
 		worker_start(&workers[i], i);
 
-	end = now_ns() + (uint64_t)opt.secs * 1000000000ull;
+	end = fuzz_now_ns() + (uint64_t)opt.secs * 1000000000ull;
 	while (__atomic_load_n(&calls_done, __ATOMIC_RELAXED) <
 	       opt.calls / opt.threads * opt.threads && !t.error) {
-		if (now_ns() > end) {
+		if (fuzz_now_ns() > end) {
 			printf("uverbs_fuzz: stopped after %u s\n", opt.secs);
 			break;
 		}
@@ -1111,6 +925,7 @@ int main(int argc, char **argv)
 		last = calls_done;
 	}
 	stop = 1;
+	t.stop = 1;
 	for (i = 0; i < opt.threads; i++) {
 		/* A worker may still be inside a wait; keep interrupting. */
 		while (pthread_tryjoin_np(workers[i].thread, NULL) == EBUSY) {
@@ -1121,12 +936,7 @@ int main(int argc, char **argv)
 	pthread_join(tt, NULL);
 	print_stats();
 
-	/* The device must still carry traffic once the fuzzing is over. */
-	if (!t.error) {
-		stop = 0;
-		for (i = 0; i < 16 && traffic_round(&t); i++)
-			;
-	}
+	fuzz_traffic_after(&t, 16);
 	printf("uverbs_fuzz: %" PRIu64 " calls, %" PRIu64 " transfers checked, seed %" PRIu64 "\n",
 	       calls_done, t.done, opt.seed);
 	if (t.error || !t.done) {
@@ -1140,6 +950,6 @@ int main(int argc, char **argv)
 	} else {
 		printf("uverbs_fuzz: PASS\n");
 	}
-	traffic_release(&t);
+	fuzz_traffic_release(&t);
 	return rc;
 }
