@@ -13,6 +13,30 @@
 
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 
+bool fuzz_parse(int argc, char **argv, struct fuzz_opts *o)
+{
+	char optstring[] = "d:s:n:T:x:";
+	int c;
+
+	optstring[sizeof(optstring) - 3] = o->own_opt;
+	o->seed = (uint64_t)time(NULL) ^ ((uint64_t)getpid() << 32);
+	while ((c = getopt(argc, argv, optstring)) != -1) {
+		if (c == 'd')
+			o->dev = optarg;
+		else if (c == 's')
+			o->seed = strtoull(optarg, NULL, 0);
+		else if (c == 'n')
+			o->count = strtoull(optarg, NULL, 0);
+		else if (c == 'T')
+			o->secs = strtoul(optarg, NULL, 0);
+		else if (c == o->own_opt)
+			o->own = strtoul(optarg, NULL, 0);
+		else
+			return false;
+	}
+	return o->dev && optind == argc && o->own;
+}
+
 void fuzz_die(const char *what)
 {
 	fprintf(stderr, "%s: %s\n", program_invocation_short_name, what);
@@ -72,6 +96,24 @@ uint64_t fuzz_rnd_val(struct fuzz_rng *r)
 	if (fuzz_rnd(r) & 1)
 		return edges[fuzz_rnd_below(r, ARRAY_SIZE(edges))];
 	return fuzz_rnd(r) >> fuzz_rnd_below(r, 64);
+}
+
+/*
+ * An index below @n, each as likely as its weight: @weight is the first
+ * weight of an array of structures @stride bytes apart.
+ */
+unsigned int fuzz_pick(struct fuzz_rng *r, const unsigned int *weight,
+		       unsigned int n, size_t stride)
+{
+	const char *p = (const char *)weight;
+	unsigned int i, total = 0, x;
+
+	for (i = 0; i < n; i++)
+		total += *(const unsigned int *)(p + i * stride);
+	x = fuzz_rnd_below(r, total);
+	for (i = 0; x >= *(const unsigned int *)(p + i * stride); i++)
+		x -= *(const unsigned int *)(p + i * stride);
+	return i;
 }
 
 /* RESET or new -> RTS, connected to @dest_qpn on the same port. */

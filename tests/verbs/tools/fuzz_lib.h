@@ -9,12 +9,27 @@
 #define RXC_TESTS_FUZZ_LIB_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <infiniband/verbs.h>
 
 #define FUZZ_GID_INDEX	1	/* the IPv4-mapped GID of the test netdev */
 #define FUZZ_XFER_LEN	4096
 
+/*
+ * The options every fuzzer takes, -d DEV [-s SEED] [-n COUNT] [-T SECS],
+ * and one numeric option of its own.  Preset the defaults, then parse.
+ */
+struct fuzz_opts {
+	const char *dev;
+	uint64_t seed;		/* default: from the time and the PID */
+	uint64_t count;
+	unsigned int secs;
+	char own_opt;		/* the letter of the tool's own option */
+	unsigned int own;	/* its value; must not be 0 */
+};
+
+bool fuzz_parse(int argc, char **argv, struct fuzz_opts *o);
 void fuzz_die(const char *what);
 uint64_t fuzz_now_ns(void);
 struct ibv_device *fuzz_find_device(const char *name);
@@ -28,6 +43,8 @@ void fuzz_rng_init(struct fuzz_rng *r, uint64_t seed, unsigned int stream);
 uint64_t fuzz_rnd(struct fuzz_rng *r);
 uint32_t fuzz_rnd_below(struct fuzz_rng *r, uint32_t n);
 uint64_t fuzz_rnd_val(struct fuzz_rng *r);
+unsigned int fuzz_pick(struct fuzz_rng *r, const unsigned int *weight,
+		       unsigned int n, size_t stride);
 
 int fuzz_rc_connect(struct ibv_qp *qp, uint32_t dest_qpn,
 		    unsigned int access);

@@ -53,13 +53,9 @@
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 #define MAX_OPS		16
 
-static struct {
-	const char *dev;
-	uint64_t seed;
-	uint64_t calls;
-	unsigned int threads;
-	unsigned int secs;
-} opt = { .calls = 20000, .threads = 4, .secs = 600 };
+static struct fuzz_opts opt = {
+	.count = 20000, .secs = 600, .own_opt = 't', .own = 4,
+};
 
 static struct ibv_device *device;
 static volatile int stop;
@@ -724,18 +720,6 @@ static const struct {
 };
 _Static_assert(ARRAY_SIZE(ops) <= MAX_OPS, "MAX_OPS is too small");
 
-static unsigned int pick_op(struct worker *w)
-{
-	unsigned int i, total = 0, r;
-
-	for (i = 0; i < ARRAY_SIZE(ops); i++)
-		total += ops[i].weight;
-	r = rnd_below(w, total);
-	for (i = 0; r >= ops[i].weight; i++)
-		r -= ops[i].weight;
-	return i;
-}
-
 /* What each operation did, over all workers: calls and accepted calls. */
 static void print_stats(void)
 {
@@ -745,7 +729,7 @@ static void print_stats(void)
 	for (i = 0; i < ARRAY_SIZE(ops); i++) {
 		n = 0;
 		ok = 0;
-		for (j = 0; j < opt.threads; j++) {
+		for (j = 0; j < opt.own; j++) {
 			n += workers[j].op_calls[i];
 			ok += workers[j].op_accepted[i];
 		}
@@ -790,10 +774,11 @@ static void worker_release(struct worker *w)
 static void *worker_main(void *arg)
 {
 	struct worker *w = arg;
-	uint64_t quota = opt.calls / opt.threads;
+	uint64_t quota = opt.count / opt.own;
 
 	while (!stop && w->calls < quota) {
-		unsigned int op = pick_op(w);
+		unsigned int op = fuzz_pick(&w->rng, &ops[0].weight,
+					     ARRAY_SIZE(ops), sizeof(ops[0]));
 
 		__atomic_store_n(&w->call_start, fuzz_now_ns(), __ATOMIC_RELEASE);
 		w->op_calls[op]++;
@@ -820,7 +805,7 @@ static void watchdog_tick(void)
 	uint64_t t = fuzz_now_ns();
 	unsigned int i;
 
-	for (i = 0; i < opt.threads; i++) {
+	for (i = 0; i < opt.own; i++) {
 		uint64_t s = __atomic_load_n(&workers[i].call_start,
 					     __ATOMIC_ACQUIRE);
 
@@ -833,37 +818,6 @@ static void usage(void)
 {
 	fprintf(stderr, "usage: uverbs_fuzz -d DEV [-s SEED] [-n CALLS] [-t THREADS] [-T SECS]\n");
 	exit(2);
-}
-
-static void parse(int argc, char **argv)
-{
-	int c;
-
-	opt.seed = (uint64_t)time(NULL) ^ ((uint64_t)getpid() << 32);
-	while ((c = getopt(argc, argv, "d:s:n:t:T:")) != -1) {
-		switch (c) {
-		case 'd':
-			opt.dev = optarg;
-			break;
-		case 's':
-			opt.seed = strtoull(optarg, NULL, 0);
-			break;
-		case 'n':
-			opt.calls = strtoull(optarg, NULL, 0);
-			break;
-		case 't':
-			opt.threads = strtoul(optarg, NULL, 0);
-			break;
-		case 'T':
-			opt.secs = strtoul(optarg, NULL, 0);
-			break;
-		default:
-			usage();
-		}
-	}
-	if (!opt.dev || optind != argc || !opt.threads ||
-	    opt.threads > MAX_THREADS)
-		usage();
 }
 
 static void worker_start(struct worker *w, unsigned int id)
@@ -889,10 +843,11 @@ int main(int argc, char **argv)
 	unsigned int i;
 	int rc = 0;
 
-	parse(argc, argv);
+	if (!fuzz_parse(argc, argv, &opt) || opt.own > MAX_THREADS)
+		usage();
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	printf("uverbs_fuzz: seed %" PRIu64 ", %" PRIu64 " calls, %u threads, device %s\n",
-	       opt.seed, opt.calls, opt.threads, opt.dev);
+	       opt.seed, opt.count, opt.own, opt.dev);
 	/* No SA_RESTART: an interrupted wait returns EINTR. */
 	sigaction(SIGUSR1, &sa, NULL);
 	/* Room for the file descriptors a raw WRITE command may create. */
@@ -907,12 +862,12 @@ int main(int argc, char **argv)
 	fuzz_traffic_setup(&t, device);
 	if (pthread_create(&tt, NULL, fuzz_traffic_main, &t))
 		fuzz_die("pthread_create failed");
-	for (i = 0; i < opt.threads; i++)
+	for (i = 0; i < opt.own; i++)
 		worker_start(&workers[i], i);
 
 	end = fuzz_now_ns() + (uint64_t)opt.secs * 1000000000ull;
 	while (__atomic_load_n(&calls_done, __ATOMIC_RELAXED) <
-	       opt.calls / opt.threads * opt.threads && !t.error) {
+	       opt.count / opt.own * opt.own && !t.error) {
 		if (fuzz_now_ns() > end) {
 			printf("uverbs_fuzz: stopped after %u s\n", opt.secs);
 			break;
@@ -926,7 +881,7 @@ int main(int argc, char **argv)
 	}
 	stop = 1;
 	t.stop = 1;
-	for (i = 0; i < opt.threads; i++) {
+	for (i = 0; i < opt.own; i++) {
 		/* A worker may still be inside a wait; keep interrupting. */
 		while (pthread_tryjoin_np(workers[i].thread, NULL) == EBUSY) {
 			watchdog_tick();
@@ -943,7 +898,7 @@ int main(int argc, char **argv)
 		printf("uverbs_fuzz: FAIL: traffic: %s\n",
 		       t.error ? t.error : "no transfer completed");
 		rc = 1;
-	} else if (calls_done < opt.calls / opt.threads * opt.threads) {
+	} else if (calls_done < opt.count / opt.own * opt.own) {
 		printf("uverbs_fuzz: FAIL: only %" PRIu64 " calls in %u s\n",
 		       calls_done, opt.secs);
 		rc = 1;
