@@ -2,11 +2,8 @@
 /*
  * Hostile ring contents: user space owns the producer index of its work
  * queues and may write anything there at any time.  The kernel must read
- * it once per decision and survive every value.
- *
- * librxe keeps its ring pointers private, so the test finds the send
- * queue the way any process could: the QP's rings are the mappings of
- * the uverbs device that appear when it is created.
+ * it once per decision and survive every value.  The send queue is found
+ * among the process's mappings (rings.h); the QPs here have one each.
  */
 #include <inttypes.h>
 #include <pthread.h>
@@ -17,57 +14,20 @@
 #include <rdma/rdma_user_rxe.h>
 
 #include "fixture.h"
+#include "rings.h"
 
-#define MAX_MAPS	64
 #define SQ_WR		255	/* a 256-slot ring: the largest new mapping */
 #define FLUSH_ROUNDS	20
 
-struct ring_maps {
-	uintptr_t start[MAX_MAPS];
-	int n;
-};
-
-/* The start addresses of this process's mappings of a uverbs device. */
-static void uverbs_maps(struct ring_maps *m)
-{
-	char line[512];
-	FILE *f = fopen("/proc/self/maps", "r");
-
-	m->n = 0;
-	if (!f)
-		return;
-	while (m->n < MAX_MAPS && fgets(line, sizeof(line), f))
-		if (strstr(line, "/dev/infiniband/uverbs"))
-			sscanf(line, "%" SCNxPTR, &m->start[m->n++]);
-	fclose(f);
-}
-
-static bool was_mapped(const struct ring_maps *m, uintptr_t start)
-{
-	int i;
-
-	for (i = 0; i < m->n; i++)
-		if (m->start[i] == start)
-			return true;
-	return false;
-}
-
 /* The send queue of a QP created after @before was taken, or NULL. */
-static struct rxe_queue_buf *find_sq(const struct ring_maps *before)
+static struct rxe_queue_buf *find_sq(const struct uverbs_maps *before)
 {
-	struct rxe_queue_buf *sq = NULL, *q;
-	struct ring_maps after;
-	int i;
+	struct rxe_queue_buf *ring[2];
+	int n = uverbs_maps_new(before, ring, 2);
 
-	uverbs_maps(&after);
-	for (i = 0; i < after.n; i++) {
-		if (was_mapped(before, after.start[i]))
-			continue;
-		q = (struct rxe_queue_buf *)after.start[i];
-		if (!sq || q->index_mask > sq->index_mask)
-			sq = q;
-	}
-	return sq;
+	if (n == 2 && ring[1]->index_mask > ring[0]->index_mask)
+		return ring[1];
+	return n ? ring[0] : NULL;
 }
 
 struct racer {
@@ -128,7 +88,7 @@ static void flush_survives_a_producer_index_moving_back(struct test_env *env)
 			 .max_send_sge = 1, .max_recv_sge = 1 },
 	};
 	struct racer r = {};
-	struct ring_maps before;
+	struct uverbs_maps before;
 	struct ibv_qp *qp = NULL;
 	pthread_t thread;
 	int round, flushed = 0;
@@ -139,7 +99,7 @@ static void flush_survives_a_producer_index_moving_back(struct test_env *env)
 	attr.recv_cq = attr.send_cq;
 	if (!attr.send_cq)
 		return;
-	uverbs_maps(&before);
+	CHECK_OK(uverbs_maps_read(&before));
 	qp = CHECK_NOT_NULL(ibv_create_qp(env->pd, &attr));
 	if (!qp)
 		goto out;
@@ -231,7 +191,7 @@ static void fetch_ignores_a_producer_index_moved_back(struct test_env *env)
 	struct ibv_qp_attr rnr = { .min_rnr_timer = 31 };	/* 491 ms */
 	static char buf[64];
 	struct rxe_queue_buf *sq;
-	struct ring_maps before;
+	struct uverbs_maps before;
 	struct ibv_qp *qp = NULL;
 	struct ibv_mr *mr;
 	long long sent;
@@ -243,7 +203,7 @@ static void fetch_ignores_a_producer_index_moved_back(struct test_env *env)
 	mr = CHECK_NOT_NULL(ibv_reg_mr(env->pd, buf, sizeof(buf), 0));
 	if (!attr.send_cq || !mr)
 		goto out;
-	uverbs_maps(&before);
+	CHECK_OK(uverbs_maps_read(&before));
 	qp = CHECK_NOT_NULL(ibv_create_qp(env->pd, &attr));
 	sq = qp ? find_sq(&before) : NULL;
 	if (!CHECK(sq && sq->index_mask == SQ_WR, "no send queue found") ||
