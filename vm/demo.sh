@@ -14,7 +14,7 @@ if [ -z "${DEV_TYPE:-}" ]; then
 	if [ -f "$here/build-modules.sh" ]; then DEV_TYPE=rxc; else DEV_TYPE=rxe; fi
 fi
 
-"$here/install-deps.sh"
+"$here/install-deps.sh" --demo
 mods=''
 if [ -f "$here/build-modules.sh" ]; then
 	mods=$(bash "$here/build-modules.sh" stock)

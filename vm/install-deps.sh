@@ -7,9 +7,22 @@
 # tools must therefore be installed on the host itself.
 #
 # apt is skipped entirely when all packages are present, so reruns are fast.
+#
+#   install-deps.sh          everything vm/check.sh and the bench need
+#   install-deps.sh --demo   only what vm/demo.sh needs: the stock kernel,
+#                            QEMU, the module build and the verbs tools,
+#                            which keeps the demo quick on a fresh machine
 set -euo pipefail
 
-pkgs=(
+demo_pkgs=(
+	qemu-system-x86 busybox-static linux-image-amd64 linux-headers-amd64
+	rdma-core libibverbs-dev ibverbs-providers ibverbs-utils iproute2
+	sparse bc libelf-dev cpio kmod xz-utils gawk gcc make rsync
+)
+if [ "${1:-}" = --demo ]; then
+	pkgs=("${demo_pkgs[@]}")
+else
+	pkgs=(
 	qemu-system-x86 busybox-static
 	linux-image-amd64 linux-headers-amd64 linux-source
 	rdma-core libibverbs-dev librdmacm-dev ibverbs-providers ibverbs-utils
@@ -23,28 +36,32 @@ pkgs=(
 	# the Debian packages: built, checked, and their module built by DKMS
 	debhelper dh-dkms dkms lintian dpkg-dev fakeroot
 )
+fi
 
 # Debian 12's 6.12 kernel has no metapackage: take the release already
 # installed (vm/kernels.sh requires exactly one), else the newest the
 # archive offers, with the headers of the same release.
-k612=$(dpkg-query -W -f='${Package} ${Status}\n' 'linux-image-6.12.*+deb12-amd64' 2>/dev/null |
-	sed -n 's/^linux-image-\([^ ]*\) install ok installed$/\1/p' | sort -V | tail -n 1)
-if [ -z "$k612" ]; then
-	list612() {
-		apt-cache pkgnames linux-image-6.12. 2>/dev/null |
-			sed -n 's/^linux-image-\(6\.12\.[0-9]*+deb12-amd64\)$/\1/p' | sort -V | tail -n 1
-	}
-	k612=$(list612)
+add_6_12() {
+	k612=$(dpkg-query -W -f='${Package} ${Status}\n' 'linux-image-6.12.*+deb12-amd64' 2>/dev/null |
+		sed -n 's/^linux-image-\([^ ]*\) install ok installed$/\1/p' | sort -V | tail -n 1)
 	if [ -z "$k612" ]; then
-		apt-get update -q >&2
+		list612() {
+			apt-cache pkgnames linux-image-6.12. 2>/dev/null |
+				sed -n 's/^linux-image-\(6\.12\.[0-9]*+deb12-amd64\)$/\1/p' | sort -V | tail -n 1
+		}
 		k612=$(list612)
+		if [ -z "$k612" ]; then
+			apt-get update -q >&2
+			k612=$(list612)
+		fi
 	fi
-fi
-if [ -n "$k612" ]; then
-	pkgs+=("linux-image-$k612" "linux-headers-$k612")
-else
-	echo "install-deps: no linux-image-6.12.*+deb12-amd64 in the archive; the stock-6.12 kernel will be missing" >&2
-fi
+	if [ -n "$k612" ]; then
+		pkgs+=("linux-image-$k612" "linux-headers-$k612")
+	else
+		echo "install-deps: no linux-image-6.12.*+deb12-amd64 in the archive; the stock-6.12 kernel will be missing" >&2
+	fi
+}
+[ "${1:-}" = --demo ] || add_6_12
 
 # dpkg-query prints one status line per known package; anything not
 # "install ok installed" (or unknown to dpkg) means apt has work to do.
