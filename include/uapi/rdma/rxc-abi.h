@@ -3,9 +3,10 @@
  * rxc driver ABI beyond the rxe ABI (<rdma/rdma_user_rxe.h>): the
  * driver-namespace attributes and methods of the completion counter object.
  *
- * Every structure has explicit padding and a comp_mask; reserved fields
- * and unknown comp_mask bits must be zero and are rejected otherwise, so
- * the ABI can grow without breaking old binaries.
+ * The one structure, a response, has explicit padding and a comp_mask
+ * that announces fields added later; the kernel writes reserved fields as
+ * zero.  Attributes that are absent take their defaults, so the ABI can
+ * grow without breaking old binaries.
  */
 #ifndef RXC_ABI_USER_H
 #define RXC_ABI_USER_H
