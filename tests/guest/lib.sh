@@ -130,6 +130,21 @@ netns_traffic_gated() {
 	[ "$DEV_TYPE" = rxc ] && [ "${RXC_NETNS_TRAFFIC:-1}" != 1 ]
 }
 NETNS_TRAFFIC_REASON="RXC_NETNS_TRAFFIC=0 turns cross-namespace traffic tests off"
+# skip_unless_rxc_tool NAME PATH: skip NAME unless an rxc device that
+# carries traffic is here and the test tool at PATH is built; true when it
+# skipped.
+skip_unless_rxc_tool() {
+	if [ "$DEV_TYPE" != rxc ] || ! dev_exists; then
+		skip "$1" "needs an rxc device"
+	elif data_path_gated; then
+		skip "$1" "$DATA_PATH_REASON"
+	elif [ ! -x "$2" ]; then
+		skip "$1" "${2##*/} not built: $2"
+	else
+		return 1
+	fi
+	return 0
+}
 # skip_if_no_traffic NAME: skip NAME, saying which switch turned its
 # traffic off; true when it did.
 skip_if_no_traffic() {

@@ -20,18 +20,7 @@ fuzz=${RXC_REPO:-/nonexistent}/build/tests/tools/ring_fuzz
 if [ "$SLOW" -gt 1 ]; then actions=${RXC_RING_FUZZ_ACTIONS:-3000}; else actions=${RXC_RING_FUZZ_ACTIONS:-20000}; fi
 seed=${RXC_RING_FUZZ_SEED:-2026}
 
-if [ "$DEV_TYPE" != rxc ] || ! dev_exists; then
-	skip "ring fuzzer" "needs an rxc device"
-	exit 0
-fi
-if data_path_gated; then
-	skip "ring fuzzer" "$DATA_PATH_REASON"
-	exit 0
-fi
-if [ ! -x "$fuzz" ]; then
-	skip "ring fuzzer" "ring_fuzz not built: $fuzz"
-	exit 0
-fi
+skip_unless_rxc_tool "ring fuzzer" "$fuzz" && exit 0
 
 run "ring_fuzz: $actions actions, seed $seed, memory of another PD and traffic checked" \
 	$((120 + actions / 20)) "$fuzz" -d "$DEV" -s "$seed" -n "$actions" \

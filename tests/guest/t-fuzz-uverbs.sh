@@ -20,18 +20,7 @@ if [ "$SLOW" -gt 1 ]; then calls=${RXC_UVERBS_FUZZ_CALLS:-5000}; else calls=${RX
 threads=${RXC_UVERBS_FUZZ_THREADS:-4}
 seed=${RXC_UVERBS_FUZZ_SEED:-2026}
 
-if [ "$DEV_TYPE" != rxc ] || ! dev_exists; then
-	skip "uverbs fuzzer" "needs an rxc device"
-	exit 0
-fi
-if data_path_gated; then
-	skip "uverbs fuzzer" "$DATA_PATH_REASON"
-	exit 0
-fi
-if [ ! -x "$fuzz" ]; then
-	skip "uverbs fuzzer" "uverbs_fuzz not built: $fuzz"
-	exit 0
-fi
+skip_unless_rxc_tool "uverbs fuzzer" "$fuzz" && exit 0
 
 # Bounds for a run that hangs, ten times what a call takes at most.
 run "uverbs_fuzz: $calls calls in $threads threads, seed $seed, traffic checked" \
