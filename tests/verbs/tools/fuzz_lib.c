@@ -13,12 +13,15 @@
 
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 
+/* Operands are the caller's, from optind on. */
 bool fuzz_parse(int argc, char **argv, struct fuzz_opts *o)
 {
-	char optstring[] = "d:s:n:T:x:";
+	char optstring[16] = "d:s:n:T:";
 	int c;
 
-	optstring[sizeof(optstring) - 3] = o->own_opt;
+	if (o->own_opt)
+		snprintf(optstring, sizeof(optstring), "d:s:n:T:%c:",
+			 o->own_opt);
 	o->seed = (uint64_t)time(NULL) ^ ((uint64_t)getpid() << 32);
 	while ((c = getopt(argc, argv, optstring)) != -1) {
 		if (c == 'd')
@@ -34,7 +37,7 @@ bool fuzz_parse(int argc, char **argv, struct fuzz_opts *o)
 		else
 			return false;
 	}
-	return o->dev && optind == argc && o->own;
+	return o->dev && (!o->own_opt || o->own);
 }
 
 void fuzz_die(const char *what)
@@ -154,7 +157,8 @@ int fuzz_rc_connect(struct ibv_qp *qp, uint32_t dest_qpn, unsigned int access)
 			     IBV_QP_RNR_RETRY | IBV_QP_MAX_QP_RD_ATOMIC);
 }
 
-void fuzz_traffic_setup(struct fuzz_traffic *t, struct ibv_device *dev)
+/* The connection's objects, its QP still in RESET; false if not made. */
+bool fuzz_traffic_open(struct fuzz_traffic *t, struct ibv_device *dev)
 {
 	struct ibv_qp_init_attr init = {
 		.cap = { .max_send_wr = 4, .max_recv_wr = 1,
@@ -167,17 +171,27 @@ void fuzz_traffic_setup(struct fuzz_traffic *t, struct ibv_device *dev)
 	t->cq = t->ctx ? ibv_create_cq(t->ctx, 8, NULL, NULL, 0) : NULL;
 	t->buf = calloc(2, FUZZ_XFER_LEN);
 	if (!t->pd || !t->cq || !t->buf)
-		fuzz_die("cannot set up the traffic QP");
+		return false;
 	init.send_cq = t->cq;
 	init.recv_cq = t->cq;
 	t->qp = ibv_create_qp(t->pd, &init);
 	t->mr = ibv_reg_mr(t->pd, t->buf, 2 * FUZZ_XFER_LEN,
 			   IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE |
 			   IBV_ACCESS_REMOTE_READ);
-	if (!t->qp || !t->mr ||
-	    fuzz_rc_connect(t->qp, t->qp->qp_num, IBV_ACCESS_REMOTE_WRITE |
-			    IBV_ACCESS_REMOTE_READ))
-		fuzz_die("cannot connect the traffic QP");
+	return t->qp && t->mr;
+}
+
+/* The connection's QP to RTS, connected to itself. */
+int fuzz_traffic_connect(struct fuzz_traffic *t)
+{
+	return fuzz_rc_connect(t->qp, t->qp->qp_num, IBV_ACCESS_REMOTE_WRITE |
+			       IBV_ACCESS_REMOTE_READ);
+}
+
+void fuzz_traffic_setup(struct fuzz_traffic *t, struct ibv_device *dev)
+{
+	if (!fuzz_traffic_open(t, dev) || fuzz_traffic_connect(t))
+		fuzz_die("cannot set up the traffic QP");
 }
 
 /* One request between the two halves of the buffer, waited for (10 s). */

@@ -25,7 +25,7 @@ struct fuzz_opts {
 	uint64_t seed;		/* default: from the time and the PID */
 	uint64_t count;
 	unsigned int secs;
-	char own_opt;		/* the letter of the tool's own option */
+	char own_opt;		/* the letter of the tool's own option, or 0 */
 	unsigned int own;	/* its value; must not be 0 */
 };
 
@@ -62,6 +62,8 @@ struct fuzz_traffic {
 	volatile int stop;
 };
 
+bool fuzz_traffic_open(struct fuzz_traffic *t, struct ibv_device *dev);
+int fuzz_traffic_connect(struct fuzz_traffic *t);
 void fuzz_traffic_setup(struct fuzz_traffic *t, struct ibv_device *dev);
 bool fuzz_traffic_round(struct fuzz_traffic *t);
 void *fuzz_traffic_main(void *arg);

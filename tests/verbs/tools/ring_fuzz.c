@@ -850,7 +850,7 @@ int main(int argc, char **argv)
 	pthread_t tt;
 	unsigned int a;
 
-	if (!fuzz_parse(argc, argv, &opt))
+	if (!fuzz_parse(argc, argv, &opt) || optind != argc)
 		usage();
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	printf("ring_fuzz: seed %" PRIu64 ", %" PRIu64 " actions, %u per episode, device %s\n",

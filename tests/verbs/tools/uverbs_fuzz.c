@@ -843,7 +843,8 @@ int main(int argc, char **argv)
 	unsigned int i;
 	int rc = 0;
 
-	if (!fuzz_parse(argc, argv, &opt) || opt.own > MAX_THREADS)
+	if (!fuzz_parse(argc, argv, &opt) || optind != argc ||
+	    opt.own > MAX_THREADS)
 		usage();
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	printf("uverbs_fuzz: seed %" PRIu64 ", %" PRIu64 " calls, %u threads, device %s\n",
