@@ -26,11 +26,12 @@ repo=$(cd "$here/.." && pwd)
 kernels=${RXC_KERNELS:-stock stock-6.12 debug}
 # 6.12 runs what differs between the kernels: the verbs ABI and counters
 # (t-verbs, t-comp-cntr, t-userspace), every stock tool, pyverbs against
-# 6.12's own rdma_rxe, the interop matrix with it, lifetimes, removal,
-# namespaces, and the Debian packages (DKMS builds for 6.12 there).  The
-# transport's loss, MTU and fuzz groups exercise code that does not
-# depend on the kernel's interfaces; 6.1 and the debug kernel run them.
-groups_6_12="t-device t-verbs t-comp-cntr t-userspace t-tools t-pyverbs t-lifecycle t-removal t-net t-netns-move t-interop t-packages"
+# 6.12's own rdma_rxe, the interop matrix with it, lifetimes, removal
+# (also under traffic), namespaces, and the Debian packages (DKMS builds
+# for 6.12 there).  The transport's loss, MTU and fuzz groups exercise
+# code that does not depend on the kernel's interfaces; 6.1 and the debug
+# kernel run them.
+groups_6_12="t-device t-verbs t-comp-cntr t-userspace t-tools t-pyverbs t-lifecycle t-removal t-net t-netns-move t-teardown t-interop t-packages"
 out=${RXC_RESULTS:-$repo/build/vm-results}
 if [ -z "${DEV_TYPE:-}" ]; then
 	if [ -f "$here/build-modules.sh" ]; then DEV_TYPE=rxc; else DEV_TYPE=rxe; fi
