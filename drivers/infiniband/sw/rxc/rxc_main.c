@@ -122,8 +122,12 @@ static void rxc_dev_init(struct rxc_dev *rxc, struct net_device *ndev)
 	rxc_param_limits(&rxc->limits);
 	for (i = 0; i < RXC_RES_MAX; i++)
 		atomic_set(&rxc->res[i], 0);
-	xa_init_flags(&rxc->qp_xa, XA_FLAGS_ALLOC);
-	/* Taken in softirq, unlike the other tables: a lockdep class of its own. */
+	/*
+	 * Taken in softirq, unlike the other tables: a lockdep class of its
+	 * own, and LOCK_BH so that an allocation that must sleep drops the
+	 * lock with _bh too.
+	 */
+	xa_init_flags(&rxc->qp_xa, XA_FLAGS_ALLOC | XA_FLAGS_LOCK_BH);
 	lockdep_set_class(&rxc->qp_xa.xa_lock, &rxc_qp_xa_key);
 	rxc->next_qpn = RXC_MIN_QPN;
 	xa_init_flags(&rxc->key_xa, XA_FLAGS_ALLOC1);
