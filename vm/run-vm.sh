@@ -46,6 +46,7 @@ esac
 case "$repo$script" in *[[:space:]]*) log "paths with spaces unsupported"; exit 2 ;; esac
 
 kmods=''
+cmdline=''
 case $kernel in
 stock | stock-6.12)
 	# The release vm/build-modules.sh built the modules under test for.
@@ -58,6 +59,9 @@ debug)
 	kver=$(ls "$kdir/mods/lib/modules")
 	bzimage=$kdir/bzImage
 	kmods=$kdir/mods/lib/modules/$kver
+	# Lets tests/guest/t-faults.sh fail skb allocations alone (failslab's
+	# cache filter); Linux 6.1 sets a cache's flag only at boot.
+	cmdline=slub_debug=A,skbuff_head_cache
 	initrd=$("$here/mkinitramfs.sh" "$kver" "$kdir/mods")
 	;;
 *) usage ;;
@@ -104,7 +108,7 @@ boot() {
 	timeout -k 10 "$tmo" qemu-system-x86_64 \
 		-nodefaults -nographic -no-reboot -m 2G -smp 2 \
 		-kernel "$bzimage" -initrd "$initrd" \
-		-append "console=ttyS0 panic=-1 log_buf_len=4M printk.devkmsg=on rxc_repo=$repo rxc_boot=$here/guest-boot.sh" \
+		-append "console=ttyS0 panic=-1 log_buf_len=4M printk.devkmsg=on rxc_repo=$repo rxc_boot=$here/guest-boot.sh $cmdline" \
 		-serial "file:$results/console.log" \
 		-virtfs local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap \
 		-virtfs "local,path=$repo,mount_tag=repo,security_model=none,readonly=on" \
