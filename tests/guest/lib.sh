@@ -372,3 +372,72 @@ held_unsignaled_writes() {
 	rm -f "$fifo" "$log"
 	return "$rc"
 }
+
+# --- storm_traffic processes (tests/verbs/tools/storm_traffic.c) -----
+# Checked RDMA traffic with completion counters attached, several
+# processes at a time.  A group that runs them sets STORM_LOGS, the
+# directory for each process's log and ready file.
+STORM=${RXC_REPO:-/nonexistent}/build/tests/tools/storm_traffic
+DBG_DIR=/sys/kernel/debug/rdma_rxc
+
+counters_listed() {	# counters_listed DEV: how many counters debugfs lists
+	grep -vc '^handle' "$DBG_DIR/$1/comp_cntrs" || true
+}
+qps_of() {	# qps_of DEV: how many QPs rdma resource lists on DEV
+	rdma resource show qp link "$1/1" 2>/dev/null | grep -c 'lqpn' || true
+}
+counters_are() { [ "$(counters_listed "$1")" -eq "$2" ]; }	# DEV N
+qps_are() { [ "$(qps_of "$1")" -eq "$2" ]; }			# DEV N
+pid_gone() { ! kill -0 "$1" 2>/dev/null; }
+ready_or_dead() { [ -e "$1" ] || pid_gone "$2"; }
+
+# storm_start DEV N TAG [ARG...]: N storm_traffic processes on DEV (with
+# ARGs, by default a 300 s bound), each one's ready file and log under
+# $STORM_LOGS/TAG.*; their PIDs in $pids.  False if one does not get
+# through its first checked round.
+pids=()
+storm_start() {
+	local dev=$1 n=$2 tag=$3 i
+	shift 3
+	[ $# -gt 0 ] || set -- -T $((300 * SLOW))
+	pids=()
+	for ((i = 0; i < n; i++)); do
+		rm -f "$STORM_LOGS/$tag.$i.ready"
+		"$STORM" -d "$dev" "$@" "$STORM_LOGS/$tag.$i.ready" \
+			>"$STORM_LOGS/$tag.$i.log" 2>&1 &
+		pids+=($!)
+	done
+	for ((i = 0; i < n; i++)); do
+		wait_for 60 ready_or_dead "$STORM_LOGS/$tag.$i.ready" "${pids[$i]}"
+		if [ ! -e "$STORM_LOGS/$tag.$i.ready" ]; then
+			echo "storm: $tag.$i did not get ready:"
+			cat "$STORM_LOGS/$tag.$i.log"
+			return 1
+		fi
+	done
+}
+
+# storm_end TAG [SECS]: wait (SECS, default 120, bounded) for every
+# process; true if all exited 0.
+storm_end() {
+	local tag=$1 secs=${2:-120} i rc ok=0
+	for i in "${!pids[@]}"; do
+		wait_for "$secs" pid_gone "${pids[$i]}" ||
+			kill -9 "${pids[$i]}" 2>/dev/null || true
+		rc=0
+		wait "${pids[$i]}" 2>/dev/null || rc=$?
+		if [ "$rc" -ne 0 ]; then
+			echo "storm: $tag.$i exited $rc:"
+			cat "$STORM_LOGS/$tag.$i.log"
+			ok=1
+		fi
+	done
+	return $ok
+}
+
+# storm_kill: SIGKILL every process of the storm and reap them.
+storm_kill() {
+	local p
+	for p in "${pids[@]}"; do kill -9 "$p" 2>/dev/null || true; done
+	for p in "${pids[@]}"; do wait "$p" 2>/dev/null || true; done
+}

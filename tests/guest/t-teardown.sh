@@ -17,76 +17,21 @@ here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib.sh"
 SUITE=teardown
 IP=/usr/sbin/ip
-storm=${RXC_REPO:-/nonexistent}/build/tests/tools/storm_traffic
+
 procs=${RXC_STORM_PROCS:-4}
 if [ "$SLOW" -gt 1 ]; then rounds=${RXC_STORM_ROUNDS:-3}; else rounds=${RXC_STORM_ROUNDS:-8}; fi
 
-skip_unless_rxc_tool "teardown under traffic" "$storm" && exit 0
+skip_unless_rxc_tool "teardown under traffic" "$STORM" && exit 0
 
-dbg_dir=/sys/kernel/debug/rdma_rxc
 mountpoint -q /sys/kernel/debug || mount -t debugfs none /sys/kernel/debug
-logs=$RESULTS/teardown
-mkdir -p "$logs"
+STORM_LOGS=$RESULTS/teardown
+mkdir -p "$STORM_LOGS"
 
-counters_listed() {	# counters_listed DEV: how many counters debugfs lists
-	grep -vc '^handle' "$dbg_dir/$1/comp_cntrs" || true
-}
-qps_of() {	# qps_of DEV: how many QPs rdma resource lists on DEV
-	rdma resource show qp link "$1/1" 2>/dev/null | grep -c 'lqpn' || true
-}
-gone() { ! kill -0 "$1" 2>/dev/null; }
 dev_gone() { [ ! -e "/sys/class/infiniband/$1" ]; }
 relink() {
 	mod_loaded "$DRV_MOD" || modprobe "$DRV_MOD"
 	dev_exists || link_add
 	wait_for 20 port_active && wait_for 20 gid_index
-}
-
-# storm_start DEV N TAG: N storm_traffic processes on DEV, each one's
-# ready file and log under $logs/TAG.*; their PIDs in $pids.  False if
-# one does not get through its first checked round.
-pids=()
-storm_start() {
-	local dev=$1 n=$2 tag=$3 i
-	pids=()
-	for ((i = 0; i < n; i++)); do
-		rm -f "$logs/$tag.$i.ready"
-		"$storm" -d "$dev" -T $((300 * SLOW)) "$logs/$tag.$i.ready" \
-			>"$logs/$tag.$i.log" 2>&1 &
-		pids+=($!)
-	done
-	for ((i = 0; i < n; i++)); do
-		wait_for 60 ready_or_dead "$logs/$tag.$i.ready" "${pids[$i]}"
-		if [ ! -e "$logs/$tag.$i.ready" ]; then
-			echo "teardown: $tag.$i did not get ready:"
-			cat "$logs/$tag.$i.log"
-			return 1
-		fi
-	done
-}
-ready_or_dead() { [ -e "$1" ] || ! kill -0 "$2" 2>/dev/null; }
-
-# storm_end TAG: wait (bounded) for every process; true if all exited 0.
-storm_end() {
-	local tag=$1 i rc ok=0
-	for i in "${!pids[@]}"; do
-		wait_for 120 gone "${pids[$i]}" || kill -9 "${pids[$i]}" 2>/dev/null || true
-		rc=0
-		wait "${pids[$i]}" 2>/dev/null || rc=$?
-		if [ "$rc" -ne 0 ]; then
-			echo "teardown: $tag.$i exited $rc:"
-			cat "$logs/$tag.$i.log"
-			ok=1
-		fi
-	done
-	return $ok
-}
-
-# storm_kill: SIGKILL every process of the storm and reap them.
-storm_kill() {
-	local p
-	for p in "${pids[@]}"; do kill -9 "$p" 2>/dev/null || true; done
-	for p in "${pids[@]}"; do wait "$p" 2>/dev/null || true; done
 }
 
 # --- kill -9 storms -------------------------------------------------
@@ -105,9 +50,9 @@ for ((r = 0; r < rounds; r++)); do
 done
 check "kill -9 storms: $killed processes killed under traffic" test "$killed" -eq $((rounds * procs))
 check "kill -9 storms: no counter left (debugfs)" \
-	wait_for 30 test "$(counters_listed "$DEV")" -eq 0
-check "kill -9 storms: no QP left" wait_for 30 test "$(qps_of "$DEV")" -eq "$qps0"
-run "traffic with counters after the storms" 120 "$storm" -d "$DEV" -n 50
+	wait_for 30 counters_are "$DEV" 0
+check "kill -9 storms: no QP left" wait_for 30 qps_are "$DEV" "$qps0"
+run "traffic with counters after the storms" 120 "$STORM" -d "$DEV" -n 50
 
 # --- rdma link delete and rmmod under traffic -----------------------
 under_traffic() {	# under_traffic NAME CMD...: CMD while a storm runs
@@ -127,7 +72,7 @@ check "re-create $DEV" relink
 under_traffic "rmmod under traffic" rmmod "$DRV_MOD"
 check "$DRV_MOD unloaded" sh -c "! test -e /sys/module/$DRV_MOD"
 check "re-create $DEV after rmmod" relink
-run "traffic with counters after the removals" 120 "$storm" -d "$DEV" -n 50
+run "traffic with counters after the removals" 120 "$STORM" -d "$DEV" -n 50
 
 # --- netdev removal under traffic -----------------------------------
 dev9=${DEV_TYPE}9
