@@ -15,7 +15,8 @@
 # RXC_FUZZ_SEED (the packet fuzzer's length and seed),
 # RXC_UVERBS_FUZZ_CALLS / RXC_UVERBS_FUZZ_SEED / RXC_UVERBS_FUZZ_THREADS
 # (the uverbs fuzzer's), RXC_RING_FUZZ_ACTIONS / RXC_RING_FUZZ_SEED (the
-# ring fuzzer's), DEV_TYPE=rxc|rxe (default rxc once
+# ring fuzzer's), RXC_FAULT_PCT / RXC_FAULT_SECS (t-faults' skb fault
+# rate and time), DEV_TYPE=rxc|rxe (default rxc once
 # vm/build-modules.sh exists, else rxe), RXC_RESULTS (default
 # build/vm-results), RXC_TIMEOUT_STOCK / RXC_TIMEOUT_DEBUG (seconds per VM
 # run), RXC_BENCH_SMOKE=0 (leave out the benchmark's smoke run).
@@ -167,7 +168,9 @@ run_kernel() {
 		--env "RXC_UVERBS_FUZZ_SEED=${RXC_UVERBS_FUZZ_SEED:-}" \
 		--env "RXC_UVERBS_FUZZ_THREADS=${RXC_UVERBS_FUZZ_THREADS:-}" \
 		--env "RXC_RING_FUZZ_ACTIONS=${RXC_RING_FUZZ_ACTIONS:-}" \
-		--env "RXC_RING_FUZZ_SEED=${RXC_RING_FUZZ_SEED:-}" || rc=$?
+		--env "RXC_RING_FUZZ_SEED=${RXC_RING_FUZZ_SEED:-}" \
+		--env "RXC_FAULT_PCT=${RXC_FAULT_PCT:-}" \
+		--env "RXC_FAULT_SECS=${RXC_FAULT_SECS:-}" || rc=$?
 	case $rc in
 	0) kres ok "vm: guest suite completed" ;;
 	124) kres "not ok" "vm: timed out after ${tmo}s" ;;

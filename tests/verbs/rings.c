@@ -5,6 +5,7 @@
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "rings.h"
 
@@ -19,8 +20,9 @@ int uverbs_maps_read(struct uverbs_maps *m)
 		return -1;
 	while (m->n < RINGS_MAX_MAPS && fgets(line, sizeof(line), f))
 		if (strstr(line, "/dev/infiniband/uverbs") &&
-		    sscanf(line, "%" SCNxPTR "-%*x %*s %" SCNx64,
-			   &m->start[m->n], &m->offset[m->n]) == 2)
+		    sscanf(line, "%" SCNxPTR "-%" SCNxPTR " %*s %" SCNx64,
+			   &m->start[m->n], &m->end[m->n],
+			   &m->offset[m->n]) == 3)
 			m->n++;
 	fclose(f);
 	return 0;
@@ -50,4 +52,26 @@ int uverbs_maps_new(const struct uverbs_maps *before,
 		if (!was_mapped(before, now.start[i], now.offset[i]))
 			ring[n++] = (struct rxe_queue_buf *)now.start[i];
 	return n;
+}
+
+/*
+ * Unmaps every ring mapped since @before, going on past a failure; how
+ * many, or -1 if one could not be unmapped.
+ */
+int uverbs_maps_unmap_new(const struct uverbs_maps *before)
+{
+	struct uverbs_maps now;
+	int i, n = 0, failed = 0;
+
+	if (uverbs_maps_read(&now))
+		return -1;
+	for (i = 0; i < now.n; i++) {
+		if (was_mapped(before, now.start[i], now.offset[i]))
+			continue;
+		if (munmap((void *)now.start[i], now.end[i] - now.start[i]))
+			failed = 1;
+		else
+			n++;
+	}
+	return failed ? -1 : n;
 }

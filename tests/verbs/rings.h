@@ -16,6 +16,7 @@
 
 struct uverbs_maps {
 	uintptr_t start[RINGS_MAX_MAPS];
+	uintptr_t end[RINGS_MAX_MAPS];
 	uint64_t offset[RINGS_MAX_MAPS];
 	int n;
 };
@@ -23,5 +24,6 @@ struct uverbs_maps {
 int uverbs_maps_read(struct uverbs_maps *m);
 int uverbs_maps_new(const struct uverbs_maps *before,
 		    struct rxe_queue_buf **ring, int max);
+int uverbs_maps_unmap_new(const struct uverbs_maps *before);
 
 #endif /* RXC_TESTS_VERBS_RINGS_H */
