@@ -16,7 +16,8 @@
 # RXC_UVERBS_FUZZ_CALLS / RXC_UVERBS_FUZZ_SEED / RXC_UVERBS_FUZZ_THREADS
 # (the uverbs fuzzer's), RXC_RING_FUZZ_ACTIONS / RXC_RING_FUZZ_SEED (the
 # ring fuzzer's), RXC_FAULT_PCT / RXC_FAULT_SECS (t-faults' skb fault
-# rate and time), DEV_TYPE=rxc|rxe (default rxc once
+# rate and time), NETEM_MIB / NETEM_LOSS / NETEM_SECS / NETEM_TIMEOUT /
+# NETEM_WINDOW / NETEM_SEND_ONLY (t-netem's transfer, see there), DEV_TYPE=rxc|rxe (default rxc once
 # vm/build-modules.sh exists, else rxe), RXC_RESULTS (default
 # build/vm-results), RXC_TIMEOUT_STOCK / RXC_TIMEOUT_DEBUG (seconds per VM
 # run), RXC_BENCH_SMOKE=0 (leave out the benchmark's smoke run).
@@ -170,7 +171,13 @@ run_kernel() {
 		--env "RXC_RING_FUZZ_ACTIONS=${RXC_RING_FUZZ_ACTIONS:-}" \
 		--env "RXC_RING_FUZZ_SEED=${RXC_RING_FUZZ_SEED:-}" \
 		--env "RXC_FAULT_PCT=${RXC_FAULT_PCT:-}" \
-		--env "RXC_FAULT_SECS=${RXC_FAULT_SECS:-}" || rc=$?
+		--env "RXC_FAULT_SECS=${RXC_FAULT_SECS:-}" \
+		--env "NETEM_MIB=${NETEM_MIB:-}" \
+		--env "NETEM_LOSS=${NETEM_LOSS:-}" \
+		--env "NETEM_SECS=${NETEM_SECS:-}" \
+		--env "NETEM_TIMEOUT=${NETEM_TIMEOUT:-}" \
+		--env "NETEM_WINDOW=${NETEM_WINDOW:-}" \
+		--env "NETEM_SEND_ONLY=${NETEM_SEND_ONLY:-}" || rc=$?
 	case $rc in
 	0) kres ok "vm: guest suite completed" ;;
 	124) kres "not ok" "vm: timed out after ${tmo}s" ;;

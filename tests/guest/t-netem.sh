@@ -5,7 +5,12 @@
 # packets on the veth pair between client and server (lib.sh peer_up),
 # a transfer of NETEM_MIB MiB (64 on the stock kernel) must arrive with
 # every byte intact, and the client's transport counters must show the
-# recovery (retransmits).
+# recovery (retransmits).  NETEM_LOSS (percent, default 5) sets the loss
+# each way, NETEM_TIMEOUT (14: 67 ms) the QPs' local ACK timeout
+# exponent, NETEM_WINDOW (8) the messages in flight, NETEM_SECS (900)
+# the time the SEND transfer may take; the WRITE and READ transfers, a
+# quarter and a tenth of its size, get a third of it each, and
+# NETEM_SEND_ONLY=1 leaves them out (for the long run).
 #
 # rxc only: rdma_rxe 6.1 has no namespace support, so both ends would sit
 # on one device and its loopback never passes a qdisc.
@@ -19,8 +24,12 @@ if [ "$SLOW" -gt 1 ]; then mib=${NETEM_MIB:-8}; else mib=${NETEM_MIB:-64}; fi
 # Loss, reordering (needs a delay to reorder against) and duplicates on
 # the client's requests; loss alone on the server's ACKs and responses,
 # so that the retransmit timer has to fire too.
-fwd=(delay 2ms reorder 10% loss 5% duplicate 1%)
-back=(loss 5%)
+loss=${NETEM_LOSS:-5}
+secs=${NETEM_SECS:-900}
+tmo=${NETEM_TIMEOUT:-14}
+win=${NETEM_WINDOW:-8}
+fwd=(delay 2ms reorder 10% loss "$loss%" duplicate 1%)
+back=(loss "$loss%")
 
 skip_unless_peer_xfer "RC under netem loss" && exit 0
 PAIR_LOGS=$RESULTS/netem
@@ -48,16 +57,19 @@ run "netem on veth1: ${back[*]}" 30 \
 # recovers a loss by going back to the lost packet, so every loss costs
 # what is in flight behind it, and 5% loss on a deep pipe would crawl.
 n=$((mib * 256))
-PAIR_SECS=900 pair "rc_xfer: $mib MiB by SEND, every byte checked" chk_xfer -- \
-	"$XFER" -d "$SRV_DEV" -g "$SRV_GID" -p "$PORT" -o send -s 4096 -n "$n" -w 8 -T $((850 * SLOW)) -- \
-	"$XFER" -d "$CLI_DEV" -g "$CLI_GID" -p "$PORT" -o send -s 4096 -n "$n" -w 8 -T $((850 * SLOW)) "$SRV_IP"
-PAIR_SECS=300 pair "rc_xfer: $((mib / 4)) MiB by RDMA WRITE with immediate, 5001-byte messages" chk_xfer -- \
-	"$XFER" -d "$SRV_DEV" -g "$SRV_GID" -p "$PORT" -o write -s 5001 -n $((n / 5)) -w 8 -T $((280 * SLOW)) -- \
-	"$XFER" -d "$CLI_DEV" -g "$CLI_GID" -p "$PORT" -o write -s 5001 -n $((n / 5)) -w 8 -T $((280 * SLOW)) "$SRV_IP"
-# Reads recover a lost response by asking for the rest of the read.
-PAIR_SECS=300 pair "rc_xfer: $((n / 10)) RDMA READs of 5001 bytes, every byte checked" chk_xfer -- \
-	"$XFER" -d "$SRV_DEV" -g "$SRV_GID" -p "$PORT" -o read -s 5001 -n $((n / 10)) -w 8 -T $((280 * SLOW)) -- \
-	"$XFER" -d "$CLI_DEV" -g "$CLI_GID" -p "$PORT" -o read -s 5001 -n $((n / 10)) -w 8 -T $((280 * SLOW)) "$SRV_IP"
+PAIR_SECS=$secs pair "rc_xfer: $mib MiB by SEND, every byte checked" chk_xfer -- \
+	"$XFER" -d "$SRV_DEV" -g "$SRV_GID" -p "$PORT" -o send -s 4096 -n "$n" -w "$win" -t "$tmo" -T $(((secs - 50) * SLOW)) -- \
+	"$XFER" -d "$CLI_DEV" -g "$CLI_GID" -p "$PORT" -o send -s 4096 -n "$n" -w "$win" -t "$tmo" -T $(((secs - 50) * SLOW)) "$SRV_IP"
+secs=$((secs / 3))
+if [ "${NETEM_SEND_ONLY:-0}" != 1 ]; then
+	PAIR_SECS=$secs pair "rc_xfer: $((mib / 4)) MiB by RDMA WRITE with immediate, 5001-byte messages" chk_xfer -- \
+		"$XFER" -d "$SRV_DEV" -g "$SRV_GID" -p "$PORT" -o write -s 5001 -n $((n / 5)) -w "$win" -t "$tmo" -T $(((secs - 20) * SLOW)) -- \
+		"$XFER" -d "$CLI_DEV" -g "$CLI_GID" -p "$PORT" -o write -s 5001 -n $((n / 5)) -w "$win" -t "$tmo" -T $(((secs - 20) * SLOW)) "$SRV_IP"
+	# Reads recover a lost response by asking for the rest of the read.
+	PAIR_SECS=$secs pair "rc_xfer: $((n / 10)) RDMA READs of 5001 bytes, every byte checked" chk_xfer -- \
+		"$XFER" -d "$SRV_DEV" -g "$SRV_GID" -p "$PORT" -o read -s 5001 -n $((n / 10)) -w "$win" -t "$tmo" -T $(((secs - 20) * SLOW)) -- \
+		"$XFER" -d "$CLI_DEV" -g "$CLI_GID" -p "$PORT" -o read -s 5001 -n $((n / 10)) -w "$win" -t "$tmo" -T $(((secs - 20) * SLOW)) "$SRV_IP"
+fi
 # No stock tool here: ibv_rc_pingpong exits as soon as it has its last
 # message, so when the ACK of that message is lost its peer retransmits to
 # a QP that is gone (retry_cnt 7 retries forever, as with rdma_rxe) and

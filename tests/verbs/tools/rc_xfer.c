@@ -3,7 +3,8 @@
  * rc_xfer: an RC transfer in which every byte is verified.
  *
  *   rc_xfer -d DEV [-g GID] [-p PORT] [-s SIZE] [-n COUNT] [-w WINDOW]
- *           [-o send|write|read|atomic] [-m MTU] [-T SECS]   server
+ *           [-o send|write|read|atomic] [-m MTU] [-t TIMEOUT]
+ *           [-T SECS]                                          server
  *   rc_xfer ... HOST                                          client
  *
  * The client issues COUNT operations, keeping up to WINDOW in flight:
@@ -30,7 +31,9 @@
  * operations were intact.
  *
  * -m sets the path MTU in bytes (256 to 4096); without it the QP takes
- * the port's active MTU.
+ * the port's active MTU.  -t sets the QP's local ACK timeout, 4.096 us
+ * times 2^TIMEOUT (1 to 31, default 14: 67 ms): on a very lossy link
+ * most of the time goes into waiting for it.
  *
  * ibv_rc_pingpong -c only checks one byte per page, which is why the
  * guest tests use this for lossy links and interoperability
@@ -96,10 +99,11 @@ static struct {
 	uint32_t window;
 	enum xfer_op op;
 	enum ibv_mtu mtu;	/* 0: the port's active MTU */
+	uint8_t timeout;	/* local ACK timeout exponent */
 	int secs;
 } opt = {
 	.gid = 1, .port = 18700, .size = 65536, .count = 16, .window = 16,
-	.op = OP_SEND, .secs = 600,
+	.op = OP_SEND, .timeout = 14, .secs = 600,
 };
 
 /* One side's resources. */
@@ -308,7 +312,7 @@ static void connect_qp(struct xfer *x, const struct ibv_port_attr *port,
 	memset(&a, 0, sizeof(a));
 	a.qp_state = IBV_QPS_RTS;
 	a.sq_psn = XFER_PSN;
-	a.timeout = 14;		/* 67 ms */
+	a.timeout = opt.timeout;
 	a.retry_cnt = 7;
 	a.rnr_retry = 7;	/* infinite: the receiver reposts as it goes */
 	/* No more reads in flight than the peer said it can take. */
@@ -329,7 +333,7 @@ static void usage(void)
 	fprintf(stderr,
 		"usage: rc_xfer -d DEV [-g GID] [-p PORT] [-s SIZE] [-n COUNT]\n"
 		"               [-w WINDOW] [-o send|write|read|atomic] [-m MTU]\n"
-		"               [-T SECS] [HOST]\n");
+		"               [-t TIMEOUT] [-T SECS] [HOST]\n");
 	exit(2);
 }
 
@@ -363,7 +367,7 @@ static void parse(int argc, char **argv)
 {
 	int c;
 
-	while ((c = getopt(argc, argv, "d:g:p:s:n:w:o:m:T:")) != -1) {
+	while ((c = getopt(argc, argv, "d:g:p:s:n:w:o:m:t:T:")) != -1) {
 		switch (c) {
 		case 'd':
 			opt.dev = optarg;
@@ -382,6 +386,9 @@ static void parse(int argc, char **argv)
 			break;
 		case 'w':
 			opt.window = strtoul(optarg, NULL, 0);
+			break;
+		case 't':
+			opt.timeout = strtoul(optarg, NULL, 0);
 			break;
 		case 'T':
 			opt.secs = atoi(optarg);
@@ -402,7 +409,8 @@ static void parse(int argc, char **argv)
 	if (opt.op == OP_ATOMIC)
 		opt.size = sizeof(uint64_t);
 	if (!opt.dev || optind != argc || !opt.size || !opt.count ||
-	    !opt.window || opt.window > 128)
+	    !opt.window || opt.window > 128 || !opt.timeout ||
+	    opt.timeout > 31)
 		usage();
 }
 
