@@ -53,6 +53,32 @@ static void free_qp(struct ibv_qp *qp, struct ibv_cq *cq)
 	CHECK_OK(ibv_destroy_cq(cq));
 }
 
+/* A counter and an RC QP (on a CQ of its own) to attach it to. */
+struct cntr_qp {
+	struct cntr cntr;
+	struct ibv_cq *cq;
+	struct ibv_qp *qp;
+};
+
+/* False, with nothing left, when either cannot be created. */
+static bool cntr_qp_create(struct test_env *env, struct cntr_qp *o)
+{
+	if (!cntr_create(env, &o->cntr))
+		return false;
+	o->qp = make_qp(env, &o->cq);
+	if (o->qp)
+		return true;
+	CHECK_OK(cntr_destroy(env->ctx, &o->cntr));
+	return false;
+}
+
+/* The QP first: an attached counter outlives no QP. */
+static void cntr_qp_destroy(struct test_env *env, struct cntr_qp *o)
+{
+	free_qp(o->qp, o->cq);
+	CHECK_OK(cntr_destroy(env->ctx, &o->cntr));
+}
+
 /* A module parameter of rdma_rxc as sysfs shows it, or @dflt. */
 static long long module_param(const char *name, long long dflt)
 {
@@ -277,56 +303,39 @@ static void mmap_fails_with_eperm_when_writable(struct test_env *env)
 
 static void attach_succeeds_in_reset_and_init(struct test_env *env)
 {
-	struct ibv_cq *cq;
-	struct ibv_qp *qp;
-	struct cntr cntr;
+	struct cntr_qp o;
 
-	if (!cntr_create(env, &cntr))
+	if (!cntr_qp_create(env, &o))
 		return;
-	qp = make_qp(env, &cq);
-	if (qp) {
-		CHECK_OK(qp_attach(env->ctx, qp, &cntr, OP_SEND));
-		if (CHECK_OK(qp_to_init(qp)))
-			CHECK_OK(qp_attach(env->ctx, qp, &cntr, OP_RECV | OP_WRITE));
-		free_qp(qp, cq);
-	}
-	CHECK_OK(cntr_destroy(env->ctx, &cntr));
+	CHECK_OK(qp_attach(env->ctx, o.qp, &o.cntr, OP_SEND));
+	if (CHECK_OK(qp_to_init(o.qp)))
+		CHECK_OK(qp_attach(env->ctx, o.qp, &o.cntr,
+				   OP_RECV | OP_WRITE));
+	cntr_qp_destroy(env, &o);
 }
 
 static void attach_fails_with_einval_for_an_empty_mask(struct test_env *env)
 {
-	struct ibv_cq *cq;
-	struct ibv_qp *qp;
-	struct cntr cntr;
+	struct cntr_qp o;
 
-	if (!cntr_create(env, &cntr))
+	if (!cntr_qp_create(env, &o))
 		return;
-	qp = make_qp(env, &cq);
-	if (qp) {
-		CHECK_RC(qp_attach(env->ctx, qp, &cntr, 0), EINVAL);
-		free_qp(qp, cq);
-	}
-	CHECK_OK(cntr_destroy(env->ctx, &cntr));
+	CHECK_RC(qp_attach(env->ctx, o.qp, &o.cntr, 0), EINVAL);
+	cntr_qp_destroy(env, &o);
 }
 
 static void attach_fails_with_eopnotsupp_for_unknown_op_bits(
 	struct test_env *env)
 {
-	struct ibv_cq *cq;
-	struct ibv_qp *qp;
-	struct cntr cntr;
+	struct cntr_qp o;
 
-	if (!cntr_create(env, &cntr))
+	if (!cntr_qp_create(env, &o))
 		return;
-	qp = make_qp(env, &cq);
-	if (qp) {
-		CHECK_RC(qp_attach(env->ctx, qp, &cntr, 1u << 6), EOPNOTSUPP);
-		CHECK_RC(qp_attach(env->ctx, qp, &cntr, OP_SEND | 1u << 31),
-			 EOPNOTSUPP);
-		free_qp(qp, cq);
-	}
+	CHECK_RC(qp_attach(env->ctx, o.qp, &o.cntr, 1u << 6), EOPNOTSUPP);
+	CHECK_RC(qp_attach(env->ctx, o.qp, &o.cntr, OP_SEND | 1u << 31),
+		 EOPNOTSUPP);
 	/* Nothing was attached: the counter is free to go. */
-	CHECK_OK(cntr_destroy(env->ctx, &cntr));
+	cntr_qp_destroy(env, &o);
 }
 
 static void attach_fails_with_ebusy_when_masks_overlap(struct test_env *env)
@@ -358,20 +367,14 @@ static void attach_fails_with_ebusy_when_masks_overlap(struct test_env *env)
 
 static void attach_fails_with_einval_in_rtr(struct test_env *env)
 {
-	struct ibv_cq *cq;
-	struct ibv_qp *qp;
-	struct cntr cntr;
+	struct cntr_qp o;
 
-	if (!cntr_create(env, &cntr))
+	if (!cntr_qp_create(env, &o))
 		return;
-	qp = make_qp(env, &cq);
-	if (qp) {
-		if (CHECK_OK(qp_to_init(qp)) &&
-		    CHECK_OK(qp_to_rtr(env, qp, qp->qp_num)))
-			CHECK_RC(qp_attach(env->ctx, qp, &cntr, OP_SEND), EINVAL);
-		free_qp(qp, cq);
-	}
-	CHECK_OK(cntr_destroy(env->ctx, &cntr));
+	if (CHECK_OK(qp_to_init(o.qp)) &&
+	    CHECK_OK(qp_to_rtr(env, o.qp, o.qp->qp_num)))
+		CHECK_RC(qp_attach(env->ctx, o.qp, &o.cntr, OP_SEND), EINVAL);
+	cntr_qp_destroy(env, &o);
 }
 
 static void destroy_fails_with_ebusy_while_attached_until_qps_are_gone(
