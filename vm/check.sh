@@ -17,7 +17,8 @@
 # (the uverbs fuzzer's), RXC_RING_FUZZ_ACTIONS / RXC_RING_FUZZ_SEED (the
 # ring fuzzer's), RXC_FAULT_PCT / RXC_FAULT_SECS (t-faults' skb fault
 # rate and time), NETEM_MIB / NETEM_LOSS / NETEM_SECS / NETEM_TIMEOUT /
-# NETEM_WINDOW / NETEM_SEND_ONLY (t-netem's transfer, see there), DEV_TYPE=rxc|rxe (default rxc once
+# NETEM_WINDOW / NETEM_SEND_ONLY (t-netem's transfer, see there),
+# DEV_TYPE=rxc|rxe (default rxc once
 # vm/build-modules.sh exists, else rxe), RXC_RESULTS (default
 # build/vm-results), RXC_TIMEOUT_STOCK / RXC_TIMEOUT_DEBUG (seconds per VM
 # run), RXC_BENCH_SMOKE=0 (leave out the benchmark's smoke run).

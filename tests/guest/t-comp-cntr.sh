@@ -47,8 +47,6 @@ stat_of() {	# stat_of NAME: the device's hw counter NAME
 	rdma statistic show link "$DEV/1" | tr ' ' '\n' |
 		awk -v n="$1" 'prev == n { print; exit } { prev = $0 }'
 }
-no_counters_listed() { [ "$(grep -vc '^handle' "$dbg")" -eq 0 ]; }
-gone() { ! kill -0 "$1" 2>/dev/null; }
 
 mountpoint -q /sys/kernel/debug || mount -t debugfs none /sys/kernel/debug
 
@@ -81,7 +79,7 @@ if start_holder; then
 	echo "+ cat $dbg"
 	cat "$dbg"
 	check "debugfs lists the three counters" \
-		test "$(grep -vc '^handle' "$dbg")" -eq 3
+		counters_are "$DEV" 3
 	check "debugfs shows the WRS counter at 5, on qp$qp1 for SEND|RECV" \
 		grep -qE "^[0-9]+ 5 0 wrs page page .* qp$qp1:0x3( |\$)" "$dbg"
 	check "debugfs shows the BYTES counter in user memory on both QPs" \
@@ -99,10 +97,10 @@ if start_holder; then
 	# --- kill -9 -----------------------------------------------------
 	run "kill -9 the holder" 10 kill -9 "$pid"
 	check "the holder dies although a thread waits in WAIT" \
-		wait_for 30 gone "$pid"
+		wait_for 30 pid_gone "$pid"
 	wait "$pid" 2>/dev/null || true
 	check "kill -9 destroyed every counter (debugfs)" \
-		wait_for 30 no_counters_listed
+		wait_for 30 counters_are "$DEV" 0
 	check "kill -9 destroyed every counter (rdma statistic)" \
 		test "$(($(stat_of comp_cntr_destroyed) - destroyed0))" -eq 3
 else

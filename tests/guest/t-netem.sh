@@ -58,18 +58,24 @@ run "netem on veth1: ${back[*]}" 30 \
 # recovers a loss by going back to the lost packet, so every loss costs
 # what is in flight behind it, and 5% loss on a deep pipe would crawl.
 n=$((mib * 256))
-PAIR_SECS=$secs pair "rc_xfer: $mib MiB by SEND, every byte checked" chk_xfer -- \
-	"$XFER" -d "$SRV_DEV" -g "$SRV_GID" -p "$PORT" -o send -s 4096 -n "$n" -w "$win" -t "$tmo" -T $(((secs - 50) * SLOW)) -- \
-	"$XFER" -d "$CLI_DEV" -g "$CLI_GID" -p "$PORT" -o send -s 4096 -n "$n" -w "$win" -t "$tmo" -T $(((secs - 50) * SLOW)) "$SRV_IP"
+# xfer NAME SECS MARGIN OP SIZE COUNT: rc_xfer at both ends for SECS,
+# each giving up MARGIN seconds before that; every byte checked.
+xfer() {
+	local name=$1 t=$2 margin=$3 op=$4 size=$5 count=$6 args
+	args=(-p "$PORT" -o "$op" -s "$size" -n "$count" -w "$win" -t "$tmo"
+	      -T $(((t - margin) * SLOW)))
+	PAIR_SECS=$t pair "$name" chk_xfer -- \
+		"$XFER" -d "$SRV_DEV" -g "$SRV_GID" "${args[@]}" -- \
+		"$XFER" -d "$CLI_DEV" -g "$CLI_GID" "${args[@]}" "$SRV_IP"
+}
+xfer "rc_xfer: $mib MiB by SEND, every byte checked" "$secs" 50 send 4096 "$n"
 secs=$((secs / 3))
 if [ "${NETEM_SEND_ONLY:-0}" != 1 ]; then
-	PAIR_SECS=$secs pair "rc_xfer: $((mib / 4)) MiB by RDMA WRITE with immediate, 5001-byte messages" chk_xfer -- \
-		"$XFER" -d "$SRV_DEV" -g "$SRV_GID" -p "$PORT" -o write -s 5001 -n $((n / 5)) -w "$win" -t "$tmo" -T $(((secs - 20) * SLOW)) -- \
-		"$XFER" -d "$CLI_DEV" -g "$CLI_GID" -p "$PORT" -o write -s 5001 -n $((n / 5)) -w "$win" -t "$tmo" -T $(((secs - 20) * SLOW)) "$SRV_IP"
+	xfer "rc_xfer: $((mib / 4)) MiB by RDMA WRITE with immediate, 5001-byte messages" \
+		"$secs" 20 write 5001 $((n / 5))
 	# Reads recover a lost response by asking for the rest of the read.
-	PAIR_SECS=$secs pair "rc_xfer: $((n / 10)) RDMA READs of 5001 bytes, every byte checked" chk_xfer -- \
-		"$XFER" -d "$SRV_DEV" -g "$SRV_GID" -p "$PORT" -o read -s 5001 -n $((n / 10)) -w "$win" -t "$tmo" -T $(((secs - 20) * SLOW)) -- \
-		"$XFER" -d "$CLI_DEV" -g "$CLI_GID" -p "$PORT" -o read -s 5001 -n $((n / 10)) -w "$win" -t "$tmo" -T $(((secs - 20) * SLOW)) "$SRV_IP"
+	xfer "rc_xfer: $((n / 10)) RDMA READs of 5001 bytes, every byte checked" \
+		"$secs" 20 read 5001 $((n / 10))
 fi
 # No stock tool here: ibv_rc_pingpong exits as soon as it has its last
 # message, so when the ACK of that message is lost its peer retransmits to

@@ -70,11 +70,12 @@ pair "ibv_srq_pingpong -q 4 -s 4096 -c" chk_pingpong 20 -- \
 # differ only in user space (librxe fills the same ring either way), so
 # the debug kernel runs one; nor does it run the latency tests, whose
 # operations reach the kernel as the bandwidth tests' do, one at a time.
-lat="ib_send_lat 4096 100|ib_write_lat 4096 100|ib_read_lat 4096 100|ib_atomic_lat 8 100"
-[ "$SLOW" -eq 1 ] || lat=""
+tests=("ib_send_bw 65536 50" "ib_write_bw 65536 50" "ib_read_bw 65536 50"
+       "ib_atomic_bw 8 100")
+[ "$SLOW" -gt 1 ] || tests+=("ib_send_lat 4096 100" "ib_write_lat 4096 100"
+			     "ib_read_lat 4096 100" "ib_atomic_lat 8 100")
 for api in "" --use_old_post_send; do
 	[ -z "$api" ] || [ "$SLOW" -eq 1 ] || continue
-	IFS='|' read -r -a tests <<<"ib_send_bw 65536 50|ib_write_bw 65536 50|ib_read_bw 65536 50|ib_atomic_bw 8 100${lat:+|$lat}"
 	for t in "${tests[@]}"; do
 		# shellcheck disable=SC2086  # split "TOOL SIZE ITERS"
 		set -- $t

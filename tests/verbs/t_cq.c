@@ -107,10 +107,10 @@ static void create_cq_fails_with_einval_for_each_argument_out_of_range(
 	size_t i;
 
 	for (i = 0; i < ARRAY_SIZE(t); i++) {
-		errno = 0;
-		cq = ibv_create_cq(env->ctx, t[i].cqe, NULL, NULL, t[i].vector);
-		CHECK(!cq && errno == EINVAL, "%s: create_cq %s, expected EINVAL",
-		      t[i].what, cq ? "succeeded" : err_name(errno));
+		cq = CHECK_NULL_ERRNO_AS(t[i].what,
+					 ibv_create_cq(env->ctx, t[i].cqe, NULL,
+						       NULL, t[i].vector),
+					 EINVAL);
 		if (cq)
 			ibv_destroy_cq(cq);
 	}

@@ -259,15 +259,11 @@ static void check_create_qp_fails(struct test_env *env, enum ibv_qp_type type,
 	struct ibv_qp_init_attr attr;
 	struct ibv_cq *cq;
 	struct ibv_qp *qp;
-	int err;
 
 	cq = create_cq(env);
 	if (!cq)
 		return;
-	qp = new_qp(env, cq, type, cap, &attr);
-	err = errno;
-	CHECK(!qp && err == want, "%s: create_qp %s, expected %s", what,
-	      qp ? "succeeded" : err_name(err), err_name(want));
+	qp = CHECK_NULL_ERRNO_AS(what, new_qp(env, cq, type, cap, &attr), want);
 	if (qp)
 		ibv_destroy_qp(qp);
 	CHECK_OK(ibv_destroy_cq(cq));
@@ -347,10 +343,20 @@ out_cq:
 	CHECK_OK(ibv_destroy_cq(cq));
 }
 
+/* A QP from @attr: of the type, caps and send ops asked for; reaches RTS. */
+static void check_new_qp_ex(struct test_env *env, struct ibv_qp *qp,
+			    const struct ibv_qp_init_attr_ex *attr)
+{
+	CHECK_EQ(qp->qp_type, attr->qp_type);
+	CHECK_GE(attr->cap.max_send_wr, small_cap.max_send_wr);
+	if (attr->comp_mask & IBV_QP_INIT_ATTR_SEND_OPS_FLAGS)
+		CHECK(ibv_qp_to_qp_ex(qp), "QP has no ibv_qp_ex");
+	CHECK(move_to(env, qp, IBV_QPS_RTS), "QP cannot reach RTS");
+}
+
 /*
- * Creates a QP with @attr on a CQ of its own.  @want 0: it must work, be
- * of the type asked for, have the caps and send ops asked for, and reach
- * RTS.  Otherwise it must fail with errno @want.
+ * Creates a QP with @attr on a CQ of its own: with @want 0 it must work
+ * (check_new_qp_ex()), otherwise fail with errno @want.
  */
 static void check_create_qp_ex(struct test_env *env,
 			       struct ibv_qp_init_attr_ex *attr, int want)
@@ -369,14 +375,10 @@ static void check_create_qp_ex(struct test_env *env,
 			ibv_destroy_qp(qp);
 	} else {
 		qp = CHECK_NOT_NULL(ibv_create_qp_ex(env->ctx, attr));
-	}
-	if (qp && !want) {
-		CHECK_EQ(qp->qp_type, attr->qp_type);
-		CHECK_GE(attr->cap.max_send_wr, small_cap.max_send_wr);
-		if (attr->comp_mask & IBV_QP_INIT_ATTR_SEND_OPS_FLAGS)
-			CHECK(ibv_qp_to_qp_ex(qp), "QP has no ibv_qp_ex");
-		CHECK(move_to(env, qp, IBV_QPS_RTS), "QP cannot reach RTS");
-		CHECK_OK(ibv_destroy_qp(qp));
+		if (qp) {
+			check_new_qp_ex(env, qp, attr);
+			CHECK_OK(ibv_destroy_qp(qp));
+		}
 	}
 	CHECK_OK(ibv_destroy_cq(cq));
 }

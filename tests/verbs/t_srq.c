@@ -71,11 +71,9 @@ static void create_srq_fails_with_einval_for_each_size_out_of_range(
 	size_t i;
 
 	for (i = 0; i < ARRAY_SIZE(t); i++) {
-		errno = 0;
-		srq = create_srq(env, t[i].max_wr, t[i].max_sge, 0);
-		CHECK(!srq && errno == EINVAL,
-		      "%s: create_srq %s, expected EINVAL", t[i].what,
-		      srq ? "succeeded" : err_name(errno));
+		srq = CHECK_NULL_ERRNO_AS(t[i].what,
+					  create_srq(env, t[i].max_wr,
+						     t[i].max_sge, 0), EINVAL);
 		if (srq)
 			ibv_destroy_srq(srq);
 	}

@@ -110,7 +110,10 @@ const char *err_name(int err);
  * Evaluates to the object when the call unexpectedly succeeded, so the
  * caller can destroy it; NULL otherwise.
  */
-#define CHECK_NULL_ERRNO(call, want)					\
+#define CHECK_NULL_ERRNO(call, want) CHECK_NULL_ERRNO_AS(#call, call, want)
+
+/* The same, naming the call @what (a table row, say) in a failure. */
+#define CHECK_NULL_ERRNO_AS(what, call, want)				\
 	({								\
 		typeof(call) __p;					\
 		errno = 0;						\
@@ -119,10 +122,10 @@ const char *err_name(int err);
 		int __w = (want);					\
 		if (__p)						\
 			FAIL("%s succeeded, expected errno %s",		\
-			     #call, err_name(__w));			\
+			     (what), err_name(__w));			\
 		else if (__e != __w)					\
 			FAIL("%s failed with errno %s, expected %s",	\
-			     #call, err_name(__e), err_name(__w));	\
+			     (what), err_name(__e), err_name(__w));	\
 		__p;							\
 	})
 

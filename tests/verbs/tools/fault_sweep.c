@@ -16,7 +16,7 @@
  * A step that fails must fail with an error and leave nothing behind; a
  * step that ran without a fault must succeed.  After the sweep the device
  * must hold the same objects as before it (rdma resource, and the
- * driver's counter statistics), the device must carry checked traffic,
+ * driver's counter list in debugfs), the device must carry checked traffic,
  * and the kernel must have said nothing (the caller reads its log).
  * Meanwhile a thread moves checked data through an RC connection on a
  * context of its own: fail-nth is per thread, so its traffic runs
@@ -134,10 +134,16 @@ static bool fail_nth_hit(void)
 	rc_;					\
 })
 
-/* errno of a failed verb that returns a pointer, never 0. */
+/* errno of a call that failed, never 0: EIO if it set none. */
+static int last_err(void)
+{
+	return errno ? errno : EIO;
+}
+
+/* 0, or the errno of a failed verb that returns a pointer. */
 static int ptr_err(const void *p)
 {
-	return p ? 0 : (errno ? errno : EIO);
+	return p ? 0 : last_err();
 }
 
 /* ---- objects the steps make, each with its undo ---------------------- */
@@ -230,17 +236,15 @@ static int prep_full_context(struct sweep *s)
  */
 static int run_close(struct sweep *s)
 {
-	int rc = ibv_close_device(s->ctx2);
-
-	if (uverbs_maps_unmap_new(&s->maps) < 0)
-		rc = EIO;
+	bool failed = ibv_close_device(s->ctx2) ||
+		      uverbs_maps_unmap_new(&s->maps) < 0;
 
 	s->ctx2 = NULL;
 	s->pd2 = NULL;
 	s->cq2 = NULL;
 	s->qp2 = NULL;
 	s->mr2 = NULL;
-	return rc ? errno : 0;
+	return failed ? last_err() : 0;
 }
 
 /* An unmap that failed under a fault leaves the context: unmap it now. */
@@ -320,7 +324,7 @@ static int run_create_on_srq(struct sweep *s)
 static int run_connect(struct sweep *s)
 {
 	return fuzz_rc_connect(s->qp2, s->qp2->qp_num, IBV_ACCESS_REMOTE_WRITE) ?
-	       (errno ? errno : EIO) : 0;
+	       last_err() : 0;
 }
 
 /* Receives posted, then to ERR: the flush completes them. */
@@ -412,7 +416,7 @@ static int run_create_ah(struct sweep *s)
 	};
 
 	if (ibv_query_gid(s->ctx, 1, FUZZ_GID_INDEX, &a.grh.dgid))
-		return errno ? errno : EIO;
+		return last_err();
 	s->ah2 = ibv_create_ah(s->pd, &a);
 	return ptr_err(s->ah2);
 }
