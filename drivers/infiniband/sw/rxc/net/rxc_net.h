@@ -9,6 +9,7 @@
 #include <linux/in.h>
 #include <linux/in6.h>
 #include <linux/if_ether.h>
+#include <net/dst_cache.h>
 #include <rdma/ib_verbs.h>
 
 struct rxc_dev;
@@ -76,7 +77,7 @@ void rxc_recv(struct sk_buff *skb);
 struct sk_buff *rxc_pkt_new(struct rxc_dev *rxc, const struct rxc_av *av,
 			    unsigned int len);
 int rxc_pkt_send(struct rxc_dev *rxc, const struct rxc_av *av, u16 sport,
-		 struct sk_buff *skb);
+		 struct dst_cache *route, struct sk_buff *skb);
 
 /* rxc_netdev.c */
 int rxc_netdev_notifier_register(void);

@@ -155,6 +155,43 @@ static struct dst_entry *rxc_route6(struct rxc_dev *rxc, struct net *net,
 	return ipv6_stub->ipv6_dst_lookup_flow(net, NULL, &fl6, NULL);
 }
 
+/*
+ * The route for @av, from @route when it holds a valid one (the cache
+ * checks that the route did not change since), else looked up and kept
+ * there.  The cache is per CPU and wants bottom halves off.
+ */
+static struct dst_entry *rxc_route(struct rxc_dev *rxc, struct net *net,
+				   const struct rxc_av *av,
+				   struct dst_cache *route)
+{
+	bool v4 = av->network_type == RDMA_NETWORK_IPV4;
+	struct dst_entry *dst = NULL;
+	struct in6_addr saddr6;
+	struct rtable *rt;
+	__be32 saddr4;
+
+	local_bh_disable();
+	if (route && v4) {
+		rt = dst_cache_get_ip4(route, &saddr4);
+		dst = rt ? &rt->dst : NULL;
+	} else if (route) {
+		dst = dst_cache_get_ip6(route, &saddr6);
+	}
+	if (!dst) {
+		dst = v4 ? rxc_route4(rxc, net, av) : rxc_route6(rxc, net, av);
+		if (route && !IS_ERR(dst)) {
+			if (v4)
+				dst_cache_set_ip4(route, dst,
+						  av->saddr.in4.sin_addr.s_addr);
+			else
+				dst_cache_set_ip6(route, dst,
+						  &av->saddr.in6.sin6_addr);
+		}
+	}
+	local_bh_enable();
+	return dst;
+}
+
 /* The rxc device that owns the destination address, in @net. */
 static struct rxc_dev *rxc_local_dest(struct net *net, const struct rxc_av *av)
 {
@@ -212,6 +249,7 @@ static int rxc_ip_out(struct net *net, struct sk_buff *skb,
  * @rxc: the sending device
  * @av: where it goes
  * @sport: the UDP source port (the sending QP's)
+ * @route: the sending QP's cached route to @av, or NULL
  * @skb: the packet, skb->data at the BTH; consumed
  *
  * A lost packet is the transport's business (it retransmits), so only
@@ -220,7 +258,7 @@ static int rxc_ip_out(struct net *net, struct sk_buff *skb,
  * Return: 0 or a negative errno.
  */
 int rxc_pkt_send(struct rxc_dev *rxc, const struct rxc_av *av, u16 sport,
-		 struct sk_buff *skb)
+		 struct dst_cache *route, struct sk_buff *skb)
 {
 	struct net *net = dev_net(rxc->ndev);
 	struct dst_entry *dst;
@@ -235,8 +273,7 @@ int rxc_pkt_send(struct rxc_dev *rxc, const struct rxc_av *av, u16 sport,
 		rxc_push_ipv6(skb, av);
 	rxc_fill_icrc(skb);
 
-	dst = av->network_type == RDMA_NETWORK_IPV4 ? rxc_route4(rxc, net, av) :
-						      rxc_route6(rxc, net, av);
+	dst = rxc_route(rxc, net, av, route);
 	if (IS_ERR(dst)) {
 		err = PTR_ERR(dst);
 		kfree_skb(skb);

@@ -174,10 +174,13 @@ u32 rxc_qp_mtu(const struct rxc_qp *qp)
 	return ib_mtu_enum_to_int(rxc_mtu_for_netdev(READ_ONCE(rxc->ndev->mtu)));
 }
 
+/* The QP's cached route serves its own address vector, not a UD AH's. */
 void rxc_qp_send_pkt(struct rxc_qp *qp, const struct rxc_av *av,
 		     struct sk_buff *skb)
 {
-	rxc_pkt_send(to_rdev(qp->ibqp.device), av, qp->src_port, skb);
+	struct dst_cache *route = av == &qp->av ? &qp->route : NULL;
+
+	rxc_pkt_send(to_rdev(qp->ibqp.device), av, qp->src_port, route, skb);
 }
 
 /*
@@ -492,7 +495,8 @@ int rxc_qp_transport_create(struct rxc_qp *qp)
 					   GFP_KERNEL);
 	}
 	if (!qp->req.copy || !qp->req.wqe || !qp->resp.sge ||
-	    (qp->resp.atomic_slots && !qp->resp.atomics)) {
+	    (qp->resp.atomic_slots && !qp->resp.atomics) ||
+	    dst_cache_init(&qp->route, GFP_KERNEL)) {
 		rxc_qp_transport_destroy(qp);
 		return -ENOMEM;
 	}
@@ -533,6 +537,7 @@ void rxc_qp_transport_destroy(struct rxc_qp *qp)
 		rxc_qp_set_stop(qp, RXC_TASK_DYING, true);
 		rxc_qp_quiesce(qp);
 	}
+	dst_cache_destroy(&qp->route);
 	kfree(qp->resp.atomics);
 	kfree(qp->resp.sge);
 	kvfree(qp->req.wqe);

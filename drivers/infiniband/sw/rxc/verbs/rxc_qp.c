@@ -447,8 +447,10 @@ static int rxc_qp_apply(struct rxc_qp *qp, const struct ib_qp_attr *attr,
 	int err = 0;
 
 	rxc_qp_task_pause(qp);
-	if (mask & IB_QP_AV)
+	if (mask & IB_QP_AV) {
 		qp->av = *av;
+		dst_cache_reset_now(&qp->route);
+	}
 	rxc_qp_store_attr(qp, attr, mask);
 	if (mask & IB_QP_STATE)
 		err = rxc_qp_enter_state(qp, cur, next);

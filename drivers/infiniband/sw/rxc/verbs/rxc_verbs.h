@@ -176,6 +176,8 @@ struct rxc_wq {
  * @mtu: payload bytes per packet of a connected QP, fixed when the path
  *	 MTU is set (see rxc_qp_set_mtu())
  * @av: the resolved primary path (connected QPs)
+ * @route: the route to @av, kept by the runs; reset with @av, the task
+ *	   paused
  * @sq: the send queue
  * @rq: the receive queue, unused when @srq is set
  * @srq: the SRQ, or NULL
@@ -209,6 +211,7 @@ struct rxc_qp {
 	struct ib_qp_attr attr;
 	u32 mtu;
 	struct rxc_av av;
+	struct dst_cache route;
 	struct rxc_wq sq;
 	struct rxc_wq rq;
 	struct rxc_srq *srq;
