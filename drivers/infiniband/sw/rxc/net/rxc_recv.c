@@ -53,7 +53,8 @@ static bool rxc_recv_icrc_ok(struct sk_buff *skb, const u8 *bth,
  * Validate @skb; on success @pkt describes it.  The return value selects
  * the drop counter.
  */
-static int rxc_recv_check(struct sk_buff *skb, struct rxc_pkt_info *pkt)
+static int rxc_recv_check(struct sk_buff *skb, struct rxc_pkt_info *pkt,
+			  bool icrc)
 {
 	unsigned int roce_len;
 	const u8 *bth;
@@ -68,7 +69,7 @@ static int rxc_recv_check(struct sk_buff *skb, struct rxc_pkt_info *pkt)
 	if (err)
 		return err;
 
-	return rxc_recv_icrc_ok(skb, bth, roce_len) ? 0 : -EILSEQ;
+	return !icrc || rxc_recv_icrc_ok(skb, bth, roce_len) ? 0 : -EILSEQ;
 }
 
 static void rxc_recv_count_drop(struct rxc_dev *rxc, int err)
@@ -113,11 +114,7 @@ static int rxc_recv_deliver(struct rxc_dev *rxc, struct sk_buff *skb,
 	return qp ? 0 : -ENOENT;
 }
 
-/**
- * rxc_recv - take one RoCEv2 datagram from the UDP socket
- * @skb: the datagram, data at the UDP header; consumed
- */
-void rxc_recv(struct sk_buff *skb)
+static void rxc_recv_one(struct sk_buff *skb, bool icrc)
 {
 	struct rxc_dev *rxc = rxc_dev_get_by_netdev(skb->dev);
 	struct rxc_pkt_info pkt;
@@ -128,7 +125,7 @@ void rxc_recv(struct sk_buff *skb)
 		goto free;
 
 	rxc_stat_inc(rxc, RXC_STAT_RCV_PACKETS);
-	err = rxc_recv_check(skb, &pkt);
+	err = rxc_recv_check(skb, &pkt, icrc);
 	if (!err)
 		err = rxc_recv_deliver(rxc, skb, &pkt);
 	ib_device_put(&rxc->ib_dev);
@@ -138,4 +135,27 @@ void rxc_recv(struct sk_buff *skb)
 	rxc_dbg(rxc, "dropped a packet (%d)\n", err);
 free:
 	kfree_skb(skb);
+}
+
+/**
+ * rxc_recv - take one RoCEv2 datagram from the UDP socket
+ * @skb: the datagram, data at the UDP header; consumed
+ */
+void rxc_recv(struct sk_buff *skb)
+{
+	rxc_recv_one(skb, true);
+}
+
+/**
+ * rxc_recv_local - take a packet an rxc device of this host sent to another
+ * @skb: the packet, data at the UDP header; consumed
+ *
+ * It never left the kernel, so it carries no ICRC (rxc_pkt_send() left
+ * it out) and none is checked: the ICRC guards the wire, which a looped
+ * back packet does not cross, and no one else can see it.  Everything
+ * else is checked as for a packet from the network.
+ */
+void rxc_recv_local(struct sk_buff *skb)
+{
+	rxc_recv_one(skb, false);
 }

@@ -7,7 +7,8 @@
  * a buffer from rxc_pkt_new(); rxc_pkt_send() adds the rest and hands the
  * packet to the IP stack.  A packet whose destination is an address of
  * this host never reaches a netdev: it goes straight to the receive path
- * of the rxc device that owns the address.
+ * of the rxc device that owns the address, without an ICRC, which only
+ * guards the wire.
  *
  * From a QP's run (process context, preemption disabled); never with a
  * QP lock held, since a looped-back packet may be for the sending QP
@@ -227,7 +228,7 @@ static int rxc_loopback(struct rxc_dev *rxc, struct net *net,
 	skb_pull(skb, skb_transport_offset(skb));
 	rxc_stat_inc(rxc, RXC_STAT_LOOPBACK_PACKETS);
 	local_bh_disable();
-	rxc_recv(skb);
+	rxc_recv_local(skb);
 	local_bh_enable();
 	ib_device_put(&dest->ib_dev);
 	return 0;
@@ -271,7 +272,6 @@ int rxc_pkt_send(struct rxc_dev *rxc, const struct rxc_av *av, u16 sport,
 		rxc_push_ipv4(skb, av);
 	else
 		rxc_push_ipv6(skb, av);
-	rxc_fill_icrc(skb);
 
 	dst = rxc_route(rxc, net, av, route);
 	if (IS_ERR(dst)) {
@@ -280,9 +280,12 @@ int rxc_pkt_send(struct rxc_dev *rxc, const struct rxc_av *av, u16 sport,
 		goto out;
 	}
 	if (dst->dev->flags & IFF_LOOPBACK) {
+		/* Never on a wire: no ICRC (see rxc_recv_local()). */
+		memset(skb_tail_pointer(skb) - RXC_ICRC_SIZE, 0, RXC_ICRC_SIZE);
 		dst_release(dst);
 		err = rxc_loopback(rxc, net, av, skb);
 	} else {
+		rxc_fill_icrc(skb);
 		/* net_xmit_eval() evaluates its argument twice. */
 		err = rxc_ip_out(net, skb, dst);
 		err = net_xmit_eval(err);
