@@ -72,7 +72,7 @@ void rxc_udp_exit(void);
 
 /* rxc_recv.c */
 void rxc_recv(struct sk_buff *skb);
-void rxc_recv_local(struct sk_buff *skb);
+void rxc_recv_local(struct rxc_dev *rxc, struct sk_buff *skb);
 
 /* rxc_xmit.c */
 struct sk_buff *rxc_pkt_new(struct rxc_dev *rxc, const struct rxc_av *av,

@@ -5,8 +5,9 @@
  *
  * Runs in softirq context, once per UDP datagram for port 4791 (and for
  * looped-back packets, see rxc_xmit.c).  Nothing
- * in a packet is trusted: the UDP length, the ICRC, every header length and
- * the destination QP are checked before the transport sees the packet, and
+ * in a packet is trusted: the UDP length, the ICRC (of packets from the
+ * network; looped-back ones carry none), every header length and the
+ * destination QP are checked before the transport sees the packet, and
  * each reason to drop one has its own counter.
  */
 #include <linux/ip.h>
@@ -114,26 +115,20 @@ static int rxc_recv_deliver(struct rxc_dev *rxc, struct sk_buff *skb,
 	return qp ? 0 : -ENOENT;
 }
 
-static void rxc_recv_one(struct sk_buff *skb, bool icrc)
+/* The caller holds a reference on @rxc. */
+static void rxc_recv_one(struct rxc_dev *rxc, struct sk_buff *skb, bool icrc)
 {
-	struct rxc_dev *rxc = rxc_dev_get_by_netdev(skb->dev);
 	struct rxc_pkt_info pkt;
 	int err;
-
-	/* Not for a netdev with an rxc device: nobody to count it. */
-	if (!rxc)
-		goto free;
 
 	rxc_stat_inc(rxc, RXC_STAT_RCV_PACKETS);
 	err = rxc_recv_check(skb, &pkt, icrc);
 	if (!err)
 		err = rxc_recv_deliver(rxc, skb, &pkt);
-	ib_device_put(&rxc->ib_dev);
 	if (!err)
 		return;
 	rxc_recv_count_drop(rxc, err);
 	rxc_dbg(rxc, "dropped a packet (%d)\n", err);
-free:
 	kfree_skb(skb);
 }
 
@@ -143,11 +138,20 @@ free:
  */
 void rxc_recv(struct sk_buff *skb)
 {
-	rxc_recv_one(skb, true);
+	struct rxc_dev *rxc = rxc_dev_get_by_netdev(skb->dev);
+
+	/* Not for a netdev with an rxc device: nobody to count it. */
+	if (!rxc) {
+		kfree_skb(skb);
+		return;
+	}
+	rxc_recv_one(rxc, skb, true);
+	ib_device_put(&rxc->ib_dev);
 }
 
 /**
- * rxc_recv_local - take a packet an rxc device of this host sent to another
+ * rxc_recv_local - take a packet an rxc device of this host looped back
+ * @rxc: the receiving device, which the caller holds a reference on
  * @skb: the packet, data at the UDP header; consumed
  *
  * It never left the kernel, so it carries no ICRC (rxc_pkt_send() left
@@ -155,7 +159,7 @@ void rxc_recv(struct sk_buff *skb)
  * back packet does not cross, and no one else can see it.  Everything
  * else is checked as for a packet from the network.
  */
-void rxc_recv_local(struct sk_buff *skb)
+void rxc_recv_local(struct rxc_dev *rxc, struct sk_buff *skb)
 {
-	rxc_recv_one(skb, false);
+	rxc_recv_one(rxc, skb, false);
 }
