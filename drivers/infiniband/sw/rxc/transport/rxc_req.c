@@ -133,7 +133,7 @@ static int rxc_swqe_parse_ud(struct rxc_qp *qp, struct rxe_send_wqe *wqe,
 	xa_lock_irqsave(&rxc->ah_xa, flags);
 	ah = xa_load(&rxc->ah_xa, wqe->wr.wr.ud.ah_num);
 	if (ah && ah->ibah.pd == qp->ibqp.pd)
-		w->av = ah->av;
+		qp->req.ud_av[w - qp->req.wqe] = ah->av;
 	else
 		ah = NULL;
 	xa_unlock_irqrestore(&rxc->ah_xa, flags);
@@ -360,7 +360,7 @@ static const struct rxc_av *rxc_swqe_av(const struct rxc_qp *qp,
 					const struct rxc_swqe *w)
 {
 	if (qp->ibqp.qp_type == IB_QPT_UD || qp->ibqp.qp_type == IB_QPT_GSI)
-		return &w->av;
+		return &qp->req.ud_av[w - qp->req.wqe];
 	return &qp->av;
 }
 

@@ -482,19 +482,25 @@ int rxc_qp_transport_create(struct rxc_qp *qp)
 	u32 slots = qp->sq.q.mask + 1;
 	u32 rsge = qp->srq ? qp->srq->max_sge : qp->rq.max_sge;
 	struct rxc_dev *rxc = to_rdev(qp->ibqp.device);
+	enum ib_qp_type type = qp->ibqp.qp_type;
+	bool ud = type == IB_QPT_UD || type == IB_QPT_GSI;
 
 	qp->req.copy = kvmalloc(array_size(slots, 1U << qp->sq.q.log2_elem),
 				GFP_KERNEL);
 	qp->req.wqe = kvcalloc(slots, sizeof(*qp->req.wqe), GFP_KERNEL);
+	if (ud)
+		qp->req.ud_av = kvcalloc(slots, sizeof(*qp->req.ud_av),
+					 GFP_KERNEL);
 	qp->resp.sge = kcalloc(max(rsge, 1U), sizeof(*qp->resp.sge),
 			       GFP_KERNEL);
-	if (qp->ibqp.qp_type == IB_QPT_RC) {
+	if (type == IB_QPT_RC) {
 		qp->resp.atomic_slots = rxc->limits.max_rd_atomic;
 		qp->resp.atomics = kcalloc(qp->resp.atomic_slots,
 					   sizeof(*qp->resp.atomics),
 					   GFP_KERNEL);
 	}
-	if (!qp->req.copy || !qp->req.wqe || !qp->resp.sge ||
+	if (!qp->req.copy || !qp->req.wqe || (ud && !qp->req.ud_av) ||
+	    !qp->resp.sge ||
 	    (qp->resp.atomic_slots && !qp->resp.atomics) ||
 	    dst_cache_init(&qp->route, GFP_KERNEL)) {
 		rxc_qp_transport_destroy(qp);
@@ -540,6 +546,7 @@ void rxc_qp_transport_destroy(struct rxc_qp *qp)
 	dst_cache_destroy(&qp->route);
 	kfree(qp->resp.atomics);
 	kfree(qp->resp.sge);
+	kvfree(qp->req.ud_av);
 	kvfree(qp->req.wqe);
 	kvfree(qp->req.copy);
 }

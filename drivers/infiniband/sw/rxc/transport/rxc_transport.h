@@ -93,19 +93,18 @@ enum rxc_swqe_state {
  * @fence: wait for earlier reads and atomics before starting
  * @is_inline: @data holds the payload itself, not SGEs
  * @local: executed without the wire (LOCAL_INV, BIND_MW)
- * @bind: BIND_MW: the window, the region and the new rights
  * @length: message length
  * @num_sge: entries in @sge
+ * @ex: immediate data (big endian as posted) or the rkey to invalidate
  * @sge: the SGEs, in the private copy
  * @data: the inline payload, in the private copy
+ * @bind: BIND_MW: the window, the region and the new rights
  * @remote_addr: RDMA and atomic target
  * @rkey: its key
- * @ex: immediate data (big endian as posted) or the rkey to invalidate
- * @compare_add: compare (CAS) or add (FAA) operand; the ATOMIC_WRITE value
+ * @compare_add: compare (CAS) or add (FAA) operand
  * @swap: swap operand (CAS)
  * @dest_qpn: UD destination QP
- * @qkey: UD Q_Key
- * @av: UD destination, copied from the AH when the WQE was read
+ * @qkey: UD Q_Key; the destination's address is in &rxc_req.ud_av
  * @state: enum rxc_swqe_state
  * @status: the completion status once @state is DONE
  * @started: @first_psn and @last_psn are assigned
@@ -113,6 +112,10 @@ enum rxc_swqe_state {
  * @last_psn: PSN of the last packet (reads: of the last response)
  * @resp_bytes: read response bytes placed so far
  * @retry_psn: the response PSN last asked for again after a gap
+ *
+ * One per ring slot: it is kept to two cache lines (128 bytes), since a
+ * QP has as many as its ring has slots.  A local WQE never has a remote
+ * target, hence the union.
  */
 struct rxc_swqe {
 	u64 wr_id;
@@ -123,19 +126,22 @@ struct rxc_swqe {
 	bool fence;
 	bool is_inline;
 	bool local;
-	struct rxc_mw_bind bind;
 	u32 length;
 	u32 num_sge;
+	u32 ex;
 	const struct rxe_sge *sge;
 	const u8 *data;
-	u64 remote_addr;
-	u32 rkey;
-	u32 ex;
-	u64 compare_add;
-	u64 swap;
+	union {
+		struct rxc_mw_bind bind;
+		struct {
+			u64 remote_addr;
+			u32 rkey;
+			u64 compare_add;
+			u64 swap;
+		};
+	};
 	u32 dest_qpn;
 	u32 qkey;
-	struct rxc_av av;
 	enum rxc_swqe_state state;
 	enum ib_wc_status status;
 	bool started;
@@ -145,10 +151,14 @@ struct rxc_swqe {
 	u32 retry_psn;
 };
 
+static_assert(sizeof(struct rxc_swqe) <= 128);
+
 /**
  * struct rxc_req - requester and completer state of a QP (task only)
  * @copy: private copies of the send WQEs, one per ring slot
  * @wqe: per ring slot, the requester's view
+ * @ud_av: UD and GSI QPs only: per ring slot, the destination of its
+ *	   WQE, copied from the AH when the WQE was read
  * @tail: ring index after the last WQE read from the ring
  * @cur: ring index of the WQE being sent; the SQ's consumer index
  *	 (its oldest WQE) is where the completer retires
@@ -167,6 +177,7 @@ struct rxc_swqe {
 struct rxc_req {
 	void *copy;
 	struct rxc_swqe *wqe;
+	struct rxc_av *ud_av;
 	u32 tail;
 	u32 cur;
 	u32 cur_off;
