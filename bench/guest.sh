@@ -25,13 +25,17 @@ SUITE=bench
 IP=/usr/sbin/ip
 BIN=${RXC_REPO:-$here/..}/build/bench/rxc_bench
 LOG=$RESULTS/bench.log
-ROUNDS=${BENCH_ROUNDS:-2}
+ROUNDS=${BENCH_ROUNDS:-3}
 DIV=1
 [ "${BENCH_SMOKE:-0}" = 1 ] && DIV=100
 : >"$LOG"
 
 # n COUNT: a run's count, scaled for the smoke.
 n() { local c=$(($1 / DIV)); echo $((c < 5 ? 5 : c)); }
+# sized SIZE: the count of a transfer test, about a second or more of
+# traffic under TCG for either driver: runs much shorter than that vary
+# by a fifth from one to the next (a timer tick, where a kworker lands).
+sized() { n $(($1 < 4096 ? 60000 : $1 < 65536 ? 15000 : 3000)); }
 
 log_figures() {	# DRV ROUND OUTPUT
 	echo "$3" | sed -n "s/^rxc_bench: /bench: drv=$1 round=$2 rxc_bench: /p" >>"$LOG"
@@ -86,21 +90,21 @@ loopback() {
 	local B=("$BIN" -d "$dev" -g "$g")
 	for op in write read send; do
 		for s in 8 4096 65536; do
-			bench "$drv" "$r" "${B[@]}" -t $op -s $s -m 1024 -n "$(n $((s < 4096 ? 20000 : s < 65536 ? 5000 : 1000)))"
+			bench "$drv" "$r" "${B[@]}" -t $op -s $s -m 1024 -n "$(sized $s)"
 		done
 	done
-	bench "$drv" "$r" "${B[@]}" -t lat -s 8 -n "$(n 3000)"
-	bench "$drv" "$r" "${B[@]}" -t lat -s 4096 -n "$(n 2000)"
-	bench "$drv" "$r" "${B[@]}" -t ud -s 8 -n "$(n 20000)"
+	bench "$drv" "$r" "${B[@]}" -t lat -s 8 -n "$(n 15000)"
+	bench "$drv" "$r" "${B[@]}" -t lat -s 4096 -n "$(n 6000)"
+	bench "$drv" "$r" "${B[@]}" -t ud -s 8 -n "$(sized 8)"
 	for q in 4 16; do
-		bench "$drv" "$r" "${B[@]}" -t write -s 8 -q $q -w 16 -n "$(n 20000)"
+		bench "$drv" "$r" "${B[@]}" -t write -s 8 -q $q -w 16 -n "$(sized 8)"
 	done
-	bench "$drv" "$r" "${B[@]}" -t write -s 8 -q 1 -w 16 -n "$(n 20000)"
+	bench "$drv" "$r" "${B[@]}" -t write -s 8 -q 1 -w 16 -n "$(sized 8)"
 	for t in cntr_unsig cntr_sig; do
-		bench "$drv" "$r" "${B[@]}" -t $t -s 8 -n "$(n 20000)"
+		bench "$drv" "$r" "${B[@]}" -t $t -s 8 -n "$(sized 8)"
 	done
 	for t in wake_wait wake_notify wake_cq; do
-		bench "$drv" "$r" "${B[@]}" -t $t -s 8 -n "$(n 200)"
+		bench "$drv" "$r" "${B[@]}" -t $t -s 8 -n "$(n 600)"
 	done
 	bench "$drv" "$r" "${B[@]}" -t idle_qps -n "$(n 1000)"
 
@@ -108,7 +112,7 @@ loopback() {
 	set_mtu 9000
 	for op in write read send; do
 		for s in 8 4096 65536; do
-			bench "$drv" "$r" "${B[@]}" -t $op -s $s -m 4096 -n "$(n $((s < 4096 ? 20000 : s < 65536 ? 5000 : 1000)))"
+			bench "$drv" "$r" "${B[@]}" -t $op -s $s -m 4096 -n "$(sized $s)"
 		done
 	done
 	set_mtu 1500

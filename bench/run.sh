@@ -7,7 +7,7 @@
 #
 # Installs what it needs, builds rdma_rxc for the kernel (vm/kernels.sh
 # names it), librxc and rxc_bench, boots one VM and runs bench/guest.sh
-# there: both drivers alternately, N rounds each (default 2).  Then
+# there: both drivers alternately, N rounds each (default 3).  Then
 # bench/report.py prints the table (medians, rxc/rxe speedups, their
 # geometric mean, the targets).  --smoke runs every test with tiny counts
 # (CI); its figures mean nothing.  --profile runs the 8-byte latency and
@@ -15,7 +15,7 @@
 # prints the hottest symbols.  Logs: build/bench-results/KERNEL/.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
-kernel=stock rounds=2 smoke=0 profile=0
+kernel=stock rounds=3 smoke=0 profile=0
 while [ $# -gt 0 ]; do
 	case $1 in
 	--smoke) smoke=1 ;;
@@ -33,7 +33,7 @@ make -s -C "$top/userspace" lib
 make -s -C "$top/bench"
 out=$top/build/bench-results/$kernel
 [ "$profile" = 1 ] && out=$out-profile
-# A full run takes some 20 minutes under TCG; the smoke about 3.
+# A full run takes some 7 minutes under TCG; the smoke about 2.
 "$top/vm/run-vm.sh" --kernel "$kernel" --guest-script "$top/bench/guest.sh" \
 	--results "$out" --modules "$mods" --timeout $((smoke || profile ? 900 : 5400)) \
 	--env "BENCH_ROUNDS=$rounds" --env "BENCH_SMOKE=$smoke" \
