@@ -126,8 +126,15 @@ static void rxc_fill_icrc(struct sk_buff *skb)
 	put_unaligned_le32(rxc_icrc(ip, icrc - ip), icrc);
 }
 
+/*
+ * The route to @av, from @route when it holds a valid one (the cache
+ * checks that the route did not change since), else looked up and kept
+ * there.  @route may be NULL: no cache.  Bottom halves off, as the cache
+ * is per CPU.
+ */
 static struct dst_entry *rxc_route4(struct rxc_dev *rxc, struct net *net,
-				    const struct rxc_av *av)
+				    const struct rxc_av *av,
+				    struct dst_cache *route)
 {
 	struct flowi4 fl4 = {
 		.flowi4_oif = rxc->ndev->ifindex,
@@ -135,13 +142,22 @@ static struct dst_entry *rxc_route4(struct rxc_dev *rxc, struct net *net,
 		.saddr = av->saddr.in4.sin_addr.s_addr,
 		.daddr = av->daddr.in4.sin_addr.s_addr,
 	};
-	struct rtable *rt = ip_route_output_key(net, &fl4);
+	struct rtable *rt = route ? dst_cache_get_ip4(route, &fl4.saddr) : NULL;
 
-	return IS_ERR(rt) ? ERR_CAST(rt) : &rt->dst;
+	if (rt)
+		return &rt->dst;
+	rt = ip_route_output_key(net, &fl4);
+	if (IS_ERR(rt))
+		return ERR_CAST(rt);
+	if (route)
+		dst_cache_set_ip4(route, &rt->dst, av->saddr.in4.sin_addr.s_addr);
+	return &rt->dst;
 }
 
+/* As rxc_route4(), for IPv6. */
 static struct dst_entry *rxc_route6(struct rxc_dev *rxc, struct net *net,
-				    const struct rxc_av *av)
+				    const struct rxc_av *av,
+				    struct dst_cache *route)
 {
 	struct flowi6 fl6 = {
 		.flowi6_oif = rxc->ndev->ifindex,
@@ -149,46 +165,31 @@ static struct dst_entry *rxc_route6(struct rxc_dev *rxc, struct net *net,
 		.saddr = av->saddr.in6.sin6_addr,
 		.daddr = av->daddr.in6.sin6_addr,
 	};
+	struct dst_entry *dst = route ? dst_cache_get_ip6(route, &fl6.saddr) :
+					NULL;
 
+	if (dst)
+		return dst;
 	/* The stub is empty until IPv6 is up. */
 	if (!ipv6_stub->ipv6_dst_lookup_flow)
 		return ERR_PTR(-EAFNOSUPPORT);
-	return ipv6_stub->ipv6_dst_lookup_flow(net, NULL, &fl6, NULL);
+	dst = ipv6_stub->ipv6_dst_lookup_flow(net, NULL, &fl6, NULL);
+	if (route && !IS_ERR(dst))
+		dst_cache_set_ip6(route, dst, &av->saddr.in6.sin6_addr);
+	return dst;
 }
 
-/*
- * The route for @av, from @route when it holds a valid one (the cache
- * checks that the route did not change since), else looked up and kept
- * there.  The cache is per CPU and wants bottom halves off.
- */
 static struct dst_entry *rxc_route(struct rxc_dev *rxc, struct net *net,
 				   const struct rxc_av *av,
 				   struct dst_cache *route)
 {
-	bool v4 = av->network_type == RDMA_NETWORK_IPV4;
-	struct dst_entry *dst = NULL;
-	struct in6_addr saddr6;
-	struct rtable *rt;
-	__be32 saddr4;
+	struct dst_entry *dst;
 
 	local_bh_disable();
-	if (route && v4) {
-		rt = dst_cache_get_ip4(route, &saddr4);
-		dst = rt ? &rt->dst : NULL;
-	} else if (route) {
-		dst = dst_cache_get_ip6(route, &saddr6);
-	}
-	if (!dst) {
-		dst = v4 ? rxc_route4(rxc, net, av) : rxc_route6(rxc, net, av);
-		if (route && !IS_ERR(dst)) {
-			if (v4)
-				dst_cache_set_ip4(route, dst,
-						  av->saddr.in4.sin_addr.s_addr);
-			else
-				dst_cache_set_ip6(route, dst,
-						  &av->saddr.in6.sin6_addr);
-		}
-	}
+	if (av->network_type == RDMA_NETWORK_IPV4)
+		dst = rxc_route4(rxc, net, av, route);
+	else
+		dst = rxc_route6(rxc, net, av, route);
 	local_bh_enable();
 	return dst;
 }
