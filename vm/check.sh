@@ -71,6 +71,7 @@ step "style: checkpatch --strict on every C file" make -s -C "$repo" checkpatch 
 step "build: core completion counter probe picks each path" make -s -C "$repo" check-probe || true
 step "tests: the guest helper pair() fails every failed run" "$repo/tests/host/t-guest-lib.sh" || true
 step "tests: scan-dmesg skips only expected allocation-failure reports" "$repo/tests/host/t-scan-dmesg.sh" || true
+step "tests: install-deps gets a bare machine to apt-get install" "$repo/tests/host/t-install-deps.sh" || true
 
 if [ -f "$repo/tests/verbs/Makefile" ]; then
 	step "build: C verbs tests" make -s -C "$repo/tests/verbs" || true

@@ -40,9 +40,10 @@ fi
 
 # Debian 12's 6.12 kernel has no metapackage: take the release already
 # installed (vm/kernels.sh requires exactly one), else the newest the
-# archive offers, with the headers of the same release.
+# archive offers, with the headers of the same release.  dpkg-query fails
+# when it knows no such package: on a bare machine that is no error.
 add_6_12() {
-	k612=$(dpkg-query -W -f='${Package} ${Status}\n' 'linux-image-6.12.*+deb12-amd64' 2>/dev/null |
+	k612=$({ dpkg-query -W -f='${Package} ${Status}\n' 'linux-image-6.12.*+deb12-amd64' 2>/dev/null || true; } |
 		sed -n 's/^linux-image-\([^ ]*\) install ok installed$/\1/p' | sort -V | tail -n 1)
 	if [ -z "$k612" ]; then
 		list612() {
