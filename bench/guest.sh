@@ -163,14 +163,16 @@ load() {	# load DRV
 # profile DRV: where the time goes in the small-message tests, for
 # BENCH_PROFILE=1.  perf stat counts context switches (each hand-over to
 # a kworker is one) and perf record samples every CPU's kernel stacks.
+# BENCH_PROFILE_TESTS replaces the tests (';'-separated argument lists).
 profile() {
-	local drv=$1 g t args out
+	local drv=$1 g t args out tests
 	if ! g=$(dev_up "$drv" "${drv}0"); then
 		fail "$drv profile: ${drv}0 up"
 		return 0
 	fi
 	# Enough messages that the steady state outweighs setup and teardown.
-	for t in "lat -s 8 -n 20000" "write -s 8 -n 200000"; do
+	IFS=';' read -ra tests <<<"${BENCH_PROFILE_TESTS:-lat -s 8 -n 20000;write -s 8 -n 200000}"
+	for t in "${tests[@]}"; do
 		read -ra args <<<"-t $t"
 		out=$RESULTS/perf-$drv-${args[1]}
 		run "$drv profile: perf stat ${args[*]}" 300 perf stat -a -o "$out.stat" \
@@ -185,6 +187,9 @@ profile() {
 			--sort dso,sym --percent-limit 0.5 2>/dev/null >"$out.txt" || true
 		perf report -i /tmp/perf.data --stdio --no-children -g caller \
 			--sort sym --percent-limit 1 2>/dev/null >"$out.callers.txt" || true
+		# Inclusive time: what each stage costs with all it calls.
+		perf report -i /tmp/perf.data --stdio --children -g none \
+			--sort sym --percent-limit 1 2>/dev/null >"$out.children.txt" || true
 		echo "== $drv ${args[*]}: hottest symbols"
 		grep -E '^ +[0-9.]+%' "$out.txt" | head -n 30
 	done
@@ -193,7 +198,10 @@ profile() {
 
 net_up
 if [ "${BENCH_PROFILE:-0}" = 1 ]; then
-	for drv in rxe rxc; do
+	drvs="rxe rxc"
+	# rdma_rxe has no completion counters.
+	[[ ${BENCH_PROFILE_TESTS:-} == *cntr* ]] && drvs=rxc
+	for drv in $drvs; do
 		load "$drv"
 		profile "$drv"
 		run "rmmod rdma_$drv" 60 rmmod "rdma_$drv"

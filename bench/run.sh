@@ -3,7 +3,8 @@
 #
 # The performance benchmark: rdma_rxe against rxc in one VM boot.
 #
-#   bench/run.sh [--smoke | --profile] [--kernel stock|stock-6.12] [--rounds N]
+#   bench/run.sh [--smoke | --profile [TESTS]] [--kernel stock|stock-6.12]
+#                [--rounds N]
 #
 # Installs what it needs, builds rdma_rxc for the kernel (vm/kernels.sh
 # names it), librxc and rxc_bench, boots one VM and runs bench/guest.sh
@@ -12,17 +13,25 @@
 # geometric mean, the targets).  --smoke runs every test with tiny counts
 # (CI); its figures mean nothing.  --profile runs the 8-byte latency and
 # write tests on each driver under perf stat and perf record instead and
-# prints the hottest symbols.  Logs: build/bench-results/KERNEL/.
+# prints the hottest symbols; TESTS, a ';'-separated list of rxc_bench
+# arguments such as "cntr_unsig -s 8 -n 200000", profiles those instead
+# (on rxc alone when one of them is a counter test, which rxe lacks).
+# Logs: build/bench-results/KERNEL/.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
-kernel=stock rounds=3 smoke=0 profile=0
+kernel=stock rounds=3 smoke=0 profile=0 ptests=
 while [ $# -gt 0 ]; do
 	case $1 in
 	--smoke) smoke=1 ;;
-	--profile) profile=1 ;;
+	--profile)
+		profile=1
+		if [ $# -gt 1 ] && [ "${2#-}" = "$2" ]; then
+			ptests=$2
+			shift
+		fi ;;
 	--kernel) kernel=$2; shift ;;
 	--rounds) rounds=$2; shift ;;
-	*) sed -n '4,16p' "$0" >&2; exit 2 ;;
+	*) sed -n '4,20p' "$0" >&2; exit 2 ;;
 	esac
 	shift
 done
@@ -37,7 +46,7 @@ out=$top/build/bench-results/$kernel
 "$top/vm/run-vm.sh" --kernel "$kernel" --guest-script "$top/bench/guest.sh" \
 	--results "$out" --modules "$mods" --timeout $((smoke || profile ? 900 : 5400)) \
 	--env "BENCH_ROUNDS=$rounds" --env "BENCH_SMOKE=$smoke" \
-	--env "BENCH_PROFILE=$profile"
+	--env "BENCH_PROFILE=$profile" --env "BENCH_PROFILE_TESTS=$ptests"
 if [ "$profile" = 1 ]; then
 	cat "$out"/perf-*.stat
 	exit 0
