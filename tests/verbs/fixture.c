@@ -482,3 +482,21 @@ void check_wc(const struct ibv_wc *wc, uint64_t wr_id,
 	if (status == IBV_WC_SUCCESS)
 		CHECK_EQ(wc->opcode, opcode);
 }
+
+long long port_counter(struct test_env *env, const char *name)
+{
+	char path[256];
+	long long v = -1;
+	FILE *f;
+
+	snprintf(path, sizeof(path),
+		 "/sys/class/infiniband/%s/ports/1/hw_counters/%s",
+		 env->dev_name, name);
+	f = fopen(path, "r");
+	if (f) {
+		if (fscanf(f, "%lld", &v) != 1)
+			v = -1;
+		fclose(f);
+	}
+	return v;
+}

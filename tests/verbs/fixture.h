@@ -167,4 +167,7 @@ bool is_rxe(const struct test_env *env);
 /* Sleeps @ms milliseconds. */
 void sleep_ms(unsigned int ms);
 
+/* A port counter of the device under test ("rdma statistic"), or -1. */
+long long port_counter(struct test_env *env, const char *name);
+
 #endif /* RXC_TESTS_VERBS_FIXTURE_H */

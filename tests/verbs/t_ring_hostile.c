@@ -137,25 +137,6 @@ out:
 	CHECK_OK(ibv_destroy_cq(attr.send_cq));
 }
 
-/* A port counter of the device under test, or -1. */
-static long long port_counter(struct test_env *env, const char *name)
-{
-	char path[256];
-	long long v = -1;
-	FILE *f;
-
-	snprintf(path, sizeof(path),
-		 "/sys/class/infiniband/%s/ports/1/hw_counters/%s",
-		 env->dev_name, name);
-	f = fopen(path, "r");
-	if (f) {
-		if (fscanf(f, "%lld", &v) != 1)
-			v = -1;
-		fclose(f);
-	}
-	return v;
-}
-
 /* Posts @n (at most 4) sends in one call: one doorbell, one fetch. */
 static int post_sends(struct ibv_qp *qp, struct ibv_mr *mr, char *buf, int n)
 {
