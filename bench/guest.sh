@@ -165,7 +165,7 @@ load() {	# load DRV
 # a kworker is one) and perf record samples every CPU's kernel stacks.
 # BENCH_PROFILE_TESTS replaces the tests (';'-separated argument lists).
 profile() {
-	local drv=$1 g t args out tests
+	local drv=$1 g t args out tests i=0
 	if ! g=$(dev_up "$drv" "${drv}0"); then
 		fail "$drv profile: ${drv}0 up"
 		return 0
@@ -174,7 +174,8 @@ profile() {
 	IFS=';' read -ra tests <<<"${BENCH_PROFILE_TESTS:-lat -s 8 -n 20000;write -s 8 -n 200000}"
 	for t in "${tests[@]}"; do
 		read -ra args <<<"-t $t"
-		out=$RESULTS/perf-$drv-${args[1]}
+		i=$((i + 1))
+		out=$RESULTS/perf-$drv-$i-${args[1]}
 		run "$drv profile: perf stat ${args[*]}" 300 perf stat -a -o "$out.stat" \
 			-e context-switches,cpu-migrations,cpu-clock \
 			"$BIN" -d "${drv}0" -g "$g" "${args[@]}"
