@@ -39,7 +39,7 @@ for p in "${progs[@]}"; do
 			continue
 		fi
 		;;
-	t_comp_cntr_traffic)
+	t_comp_cntr_traffic | t_streams)
 		if [ "$DEV_TYPE" = rxe ]; then
 			skip "$name" "rdma_rxe has no completion counters"
 			continue

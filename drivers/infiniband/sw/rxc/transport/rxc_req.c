@@ -248,7 +248,7 @@ static void rxc_req_fetch(struct rxc_qp *qp)
 	 * just after it is not missed, since the doorbell that follows asks
 	 * for another pass.
 	 */
-	if ((smp_load_acquire(&q->buf->producer_index) & q->mask) == req->tail)
+	if (rxc_queue_peek_prod(q) == req->tail)
 		return;
 
 	spin_lock_irqsave(&qp->sq.lock, flags);

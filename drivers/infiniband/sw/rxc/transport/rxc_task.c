@@ -6,16 +6,21 @@
  * A run needs the QP's run claim (rxc_qp_claim()).  Whoever asks for a
  * run and wins the claim runs the transport at once, in its own context,
  * when that context allows it; a run asked for while the claim is held
- * is left to its holder, which goes round again.  Otherwise the QP's work
- * item (process context, on the rxc workqueue) makes the run.  So one
+ * is left to its holder, which goes round again.  Otherwise one of the
+ * QP's two work items (process context) makes the run: @task on the
+ * rxc workqueue, or @stream_task on the rxc_stream one for a doorbell
+ * that streams.  So one
  * context at a time touches the transport state, which has no lock.
  *
  * Contexts of a run, all of them process context:
- * - the send doorbell of a user QP, in the system call;
+ * - the send doorbell of a user QP, in the system call, unless the
+ *   doorbell streams (rxc_qp_doorbell());
  * - the run of another QP that loops a packet back to this one (nested,
- *   at most RXC_TASK_MAX_DEPTH runs deep);
+ *   at most RXC_TASK_MAX_DEPTH runs deep), unless that QP streams;
  * - the work item: everything else (packets from the network, posts of
- *   kernel QPs, timers, runs a full budget left unfinished, modify_qp).
+ *   kernel QPs, timers, runs a full budget left unfinished, modify_qp),
+ *   on the bound rxc_wq; a streaming doorbell's, on the unbound
+ *   rxc_stream_wq, where the scheduler may place it beside the poster.
  * The UDP receive path (softirq) only queues: a transport run there
  * would make NET_RX processing long enough to be pushed to ksoftirqd,
  * where busy-polling applications starve it and the backlog overflows.
@@ -29,6 +34,7 @@
  * take locks the caller of ib_post_send() holds.
  */
 #include <linux/percpu.h>
+#include <linux/sched/clock.h>
 #include <linux/wait.h>
 #include <linux/workqueue.h>
 
@@ -47,12 +53,40 @@
  */
 #define RXC_TASK_MAX_DEPTH	2
 
+/*
+ * Doorbells this close together, from the end of one to the next, may
+ * stream (rxc_qp_doorbell()).  Well above the gap between the posts of a
+ * loop, even under TCG; doorbells further apart run inline.
+ */
+#define RXC_STREAM_GAP_NS	(500 * NSEC_PER_USEC)
+/* A QP rung longer ago than this no longer counts among a CPU's QPs. */
+#define RXC_STREAM_HIST_NS	(2 * NSEC_PER_MSEC)
+
+/* Bound: runs stay on the CPU where the packet or the timer was. */
 static struct workqueue_struct *rxc_wq;
+/* Unbound: a streaming doorbell's run may go to an idle CPU. */
+static struct workqueue_struct *rxc_stream_wq;
 /*
  * Runs in progress on this CPU, nested ones included; read and changed
  * with preemption disabled.
  */
 static DEFINE_PER_CPU(unsigned int, rxc_run_depth);
+/* The innermost run on this CPU is a streaming QP's; likewise. */
+static DEFINE_PER_CPU(bool, rxc_run_streams);
+
+/*
+ * This CPU's doorbells: the last two QPs they rang, newest first (only
+ * compared, never dereferenced: a QP freed since is a stale hint), when
+ * each one's last doorbell ended, and when the CPU last rang a third QP
+ * in a stream.  Read and changed with preemption disabled.
+ */
+struct rxc_doorbell_hist {
+	const struct rxc_qp *qp[2];
+	u64 end_ns[2];
+	u64 many_ns;
+};
+
+static DEFINE_PER_CPU(struct rxc_doorbell_hist, rxc_doorbell_hist);
 
 enum rxc_claim {
 	RXC_CLAIM_WON,		/* the caller runs the transport now */
@@ -302,18 +336,32 @@ static bool rxc_qp_pass(struct rxc_qp *qp, int *budget)
 }
 
 /*
+ * In a run: has the QP WQEs posted and not yet retired?  A QP that
+ * streamed and now only answers its peer runs that peer nested again.
+ */
+static bool rxc_qp_sq_busy(struct rxc_qp *qp)
+{
+	return rxc_queue_peek_prod(&qp->sq.q) != qp->sq.q.cons;
+}
+
+/*
  * The caller won the claim (rxc_qp_claim(), rxc_qp_deliver()) and cannot
  * be preempted.
  */
 void rxc_qp_run_claimed(struct rxc_qp *qp)
 {
+	bool outer = __this_cpu_read(rxc_run_streams);
 	int budget = RXC_TASK_BUDGET;
 	bool more;
 
 	__this_cpu_inc(rxc_run_depth);
+	__this_cpu_write(rxc_run_streams,
+			 test_bit(RXC_TASK_STREAM, &qp->task_flags) &&
+			 rxc_qp_sq_busy(qp));
 	do {
 		more = rxc_qp_pass(qp, &budget);
 	} while (rxc_qp_unclaim(qp, more, budget > 0));
+	__this_cpu_write(rxc_run_streams, outer);
 	__this_cpu_dec(rxc_run_depth);
 }
 
@@ -336,8 +384,13 @@ static bool rxc_qp_may_run_here(void)
 	       __this_cpu_read(rxc_run_depth) < RXC_TASK_MAX_DEPTH;
 }
 
-/* Any context: a run, by the holder of the claim or else the work item. */
-void rxc_qp_sched(struct rxc_qp *qp)
+/*
+ * A run by the holder of the claim, or else by @work on @wq.  Each work
+ * item has its own workqueue: one queued on two could run on both at
+ * once, and cancel_work_sync() would wait for the last queueing only.
+ */
+static void rxc_qp_sched_on(struct rxc_qp *qp, struct workqueue_struct *wq,
+			    struct work_struct *work)
 {
 	unsigned long flags;
 
@@ -347,9 +400,15 @@ void rxc_qp_sched(struct rxc_qp *qp)
 	if (qp->task_owned)
 		qp->task_again = true;
 	else
-		queue_work(rxc_wq, &qp->task);
+		queue_work(wq, work);
 out:
 	spin_unlock_irqrestore(&qp->task_lock, flags);
+}
+
+/* Any context. */
+void rxc_qp_sched(struct rxc_qp *qp)
+{
+	rxc_qp_sched_on(qp, rxc_wq, &qp->task);
 }
 
 /**
@@ -369,6 +428,128 @@ void rxc_qp_kick(struct rxc_qp *qp)
 	preempt_enable();
 }
 
+/*
+ * Is the newest WQE unsignaled?  It is in user memory: the flag is a
+ * hint, which picks where the transport runs and nothing else.
+ */
+static bool rxc_qp_newest_unsignaled(struct rxc_qp *qp)
+{
+	const struct rxc_queue *q = &qp->sq.q;
+	const struct rxe_send_wqe *wqe;
+
+	if (qp->sq_sig_all)
+		return false;
+	wqe = rxc_queue_elem(q, rxc_queue_peek_prod(q) - 1);
+	return !(READ_ONCE(wqe->wr.send_flags) & IB_SEND_SIGNALED);
+}
+
+/*
+ * Is this CPU driving many QPs at once: has it, within RXC_STREAM_GAP_NS,
+ * rung a QP that was neither of the two it rang last, both of them
+ * recently, in a stream of doorbells?  Two QPs in turn are a ping-pong,
+ * whose latency the inline run serves best; a window refilled on one QP
+ * after another keeps the CPU driving many.
+ */
+static bool rxc_cpu_drives_many(const struct rxc_qp *qp, u64 now)
+{
+	struct rxc_doorbell_hist *h = get_cpu_ptr(&rxc_doorbell_hist);
+	bool many;
+
+	if (qp != h->qp[0] && qp != h->qp[1] && h->qp[1] &&
+	    now - h->end_ns[0] < RXC_STREAM_GAP_NS &&
+	    now - h->end_ns[1] < RXC_STREAM_HIST_NS)
+		h->many_ns = now;
+	many = h->many_ns && now - h->many_ns < RXC_STREAM_GAP_NS;
+	if (qp != h->qp[0]) {
+		h->qp[1] = h->qp[0];
+		h->end_ns[1] = h->end_ns[0];
+		h->qp[0] = qp;
+	}
+	put_cpu_ptr(&rxc_doorbell_hist);
+	return many;
+}
+
+/* At the end of @qp's doorbell, for rxc_cpu_drives_many(). */
+static void rxc_cpu_rang(const struct rxc_qp *qp, u64 now)
+{
+	struct rxc_doorbell_hist *h = get_cpu_ptr(&rxc_doorbell_hist);
+
+	/* A doorbell that moved to another CPU leaves no trace there. */
+	if (h->qp[0] == qp)
+		h->end_ns[0] = now;
+	put_cpu_ptr(&rxc_doorbell_hist);
+}
+
+/**
+ * rxc_qp_doorbell - the send doorbell of a user QP
+ * @qp: the QP
+ *
+ * Process context, in the system call.  A doorbell streams when the CPU
+ * drives many QPs at once (rxc_cpu_drives_many()), or when it is for an
+ * unsignaled WQE and rings within RXC_STREAM_GAP_NS of the end of the
+ * QP's previous doorbell: a batch, where nobody waits for each WQE's
+ * completion and a completion counter counts them as they go.  A
+ * streaming doorbell returns at once and the QP's stream work item runs
+ * the transport, on an idle CPU when there is one, each run taking what
+ * was posted since the last, while the poster goes on.  While it has
+ * WQEs outstanding, runs of a streaming QP queue the packets they loop
+ * back (rxc_qp_deliver()) instead of running the peer nested, so the
+ * peer takes them in batches and answers each with one ACK, and the
+ * completer retires them together.  A doorbell that a pause keeps from
+ * queueing its run still counts: the run follows the pause.
+ * Every other doorbell runs the transport here and now, for the lowest
+ * latency.  Gaps are timed from the end of a doorbell, so that a slow
+ * inline run does not hide a stream.
+ */
+void rxc_qp_doorbell(struct rxc_qp *qp)
+{
+	u64 now = local_clock();
+	bool streams;
+
+	streams = rxc_cpu_drives_many(qp, now) ||
+		  (now - atomic64_read(&qp->req.doorbell_ns) <
+		   RXC_STREAM_GAP_NS && rxc_qp_newest_unsignaled(qp));
+	if (streams != test_bit(RXC_TASK_STREAM, &qp->task_flags))
+		assign_bit(RXC_TASK_STREAM, &qp->task_flags, streams);
+	if (streams) {
+		rxc_stat_inc(to_rdev(qp->ibqp.device),
+			     RXC_STAT_STREAMED_DOORBELLS);
+		rxc_qp_sched_on(qp, rxc_stream_wq, &qp->stream_task);
+	} else {
+		rxc_qp_kick(qp);
+	}
+	now = local_clock();
+	atomic64_set(&qp->req.doorbell_ns, now);
+	rxc_cpu_rang(qp, now);
+}
+
+static void rxc_qp_work_run(struct rxc_qp *qp)
+{
+	preempt_disable();
+	if (rxc_qp_claim(qp) == RXC_CLAIM_WON)
+		rxc_qp_run_claimed(qp);
+	preempt_enable();
+}
+
+/* Process context, on the rxc workqueue. */
+static void rxc_qp_task(struct work_struct *work)
+{
+	rxc_qp_work_run(container_of(work, struct rxc_qp, task));
+}
+
+/* Process context, on the rxc_stream workqueue. */
+static void rxc_qp_stream_task(struct work_struct *work)
+{
+	rxc_qp_work_run(container_of(work, struct rxc_qp, stream_task));
+}
+
+/* Process context, new runs stopped: neither work item is left. */
+static void rxc_qp_cancel_work(struct rxc_qp *qp)
+{
+	cancel_work_sync(&qp->task);
+	cancel_work_sync(&qp->stream_task);
+}
+
 /**
  * rxc_qp_task_pause - keep every run off the transport state
  * @qp: the QP, its mutex held
@@ -383,7 +564,7 @@ void rxc_qp_kick(struct rxc_qp *qp)
 void rxc_qp_task_pause(struct rxc_qp *qp)
 {
 	rxc_qp_set_stop(qp, RXC_TASK_PAUSED, true);
-	cancel_work_sync(&qp->task);
+	rxc_qp_cancel_work(qp);
 	rxc_qp_wait_idle(qp);
 }
 
@@ -419,22 +600,15 @@ bool rxc_qp_deliver(struct rxc_qp *qp, struct sk_buff *skb)
 		return false;
 	}
 	skb_queue_tail(q, skb);
-	/* Inline only inside a run: never for a packet from the network. */
-	if (__this_cpu_read(rxc_run_depth) && rxc_qp_may_run_here())
+	/*
+	 * Inline only inside a run: never for a packet from the network, nor
+	 * for one a streaming QP sent, which waits for the rest of its batch.
+	 */
+	if (__this_cpu_read(rxc_run_depth) &&
+	    !__this_cpu_read(rxc_run_streams) && rxc_qp_may_run_here())
 		return rxc_qp_claim(qp) == RXC_CLAIM_WON;
 	rxc_qp_sched(qp);
 	return false;
-}
-
-/* Process context, on the rxc workqueue. */
-static void rxc_qp_task(struct work_struct *work)
-{
-	struct rxc_qp *qp = container_of(work, struct rxc_qp, task);
-
-	preempt_disable();
-	if (rxc_qp_claim(qp) == RXC_CLAIM_WON)
-		rxc_qp_run_claimed(qp);
-	preempt_enable();
 }
 
 /**
@@ -508,6 +682,7 @@ int rxc_qp_transport_create(struct rxc_qp *qp)
 	}
 
 	INIT_WORK(&qp->task, rxc_qp_task);
+	INIT_WORK(&qp->stream_task, rxc_qp_stream_task);
 	spin_lock_init(&qp->task_lock);
 	init_waitqueue_head(&qp->task_idle);
 	skb_queue_head_init(&qp->resp_pkts);
@@ -525,7 +700,7 @@ static void rxc_qp_quiesce(struct rxc_qp *qp)
 {
 	del_timer_sync(&qp->req.retrans_timer);
 	del_timer_sync(&qp->req.rnr_timer);
-	cancel_work_sync(&qp->task);
+	rxc_qp_cancel_work(qp);
 	rxc_qp_wait_idle(qp);
 	del_timer_sync(&qp->req.retrans_timer);
 	del_timer_sync(&qp->req.rnr_timer);
@@ -576,10 +751,19 @@ int rxc_transport_init(void)
 {
 	/* Storage ULPs may need the transport to free memory. */
 	rxc_wq = alloc_workqueue("rxc", WQ_MEM_RECLAIM, 0);
-	return rxc_wq ? 0 : -ENOMEM;
+	if (!rxc_wq)
+		return -ENOMEM;
+	rxc_stream_wq = alloc_workqueue("rxc_stream",
+					WQ_UNBOUND | WQ_MEM_RECLAIM, 0);
+	if (!rxc_stream_wq) {
+		destroy_workqueue(rxc_wq);
+		return -ENOMEM;
+	}
+	return 0;
 }
 
 void rxc_transport_exit(void)
 {
+	destroy_workqueue(rxc_stream_wq);
 	destroy_workqueue(rxc_wq);
 }

@@ -173,6 +173,8 @@ static_assert(sizeof(struct rxc_swqe) <= 128);
  * @rnr_wait: an RNR NAK stopped sending until @rnr_timer fires
  * @retrans_timer: fires when no ACK came in time
  * @rnr_timer: ends an RNR wait
+ * @doorbell_ns: local_clock() at the end of the last doorbell; doorbells,
+ *		 not the task, write it
  */
 struct rxc_req {
 	void *copy;
@@ -191,6 +193,7 @@ struct rxc_req {
 	bool rnr_wait;
 	struct timer_list retrans_timer;
 	struct timer_list rnr_timer;
+	atomic64_t doorbell_ns;
 };
 
 /**
@@ -288,6 +291,7 @@ enum rxc_task_flag {
 	RXC_TASK_PAUSED,	/* modify_qp is changing what the task reads */
 	RXC_TASK_TIMEOUT,	/* the retransmit timer fired */
 	RXC_TASK_RNR_DONE,	/* the RNR timer fired */
+	RXC_TASK_STREAM,	/* its last doorbell streamed (rxc_qp_doorbell()) */
 };
 
 /*
@@ -335,6 +339,7 @@ void rxc_qp_transport_destroy(struct rxc_qp *qp);
 void rxc_qp_transport_reset(struct rxc_qp *qp);
 void rxc_qp_sched(struct rxc_qp *qp);
 void rxc_qp_kick(struct rxc_qp *qp);
+void rxc_qp_doorbell(struct rxc_qp *qp);
 void rxc_qp_task_pause(struct rxc_qp *qp);
 void rxc_qp_task_resume(struct rxc_qp *qp);
 void rxc_qp_task_flush(struct rxc_qp *qp);

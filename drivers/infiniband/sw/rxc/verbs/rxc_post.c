@@ -191,7 +191,7 @@ int rxc_post_send(struct ib_qp *ibqp, const struct ib_send_wr *wr,
 	 * doorbell; a kernel caller may hold locks its handlers take.
 	 */
 	if (ibqp->uobject)
-		rxc_qp_kick(qp);
+		rxc_qp_doorbell(qp);
 	else
 		rxc_qp_sched(qp);
 	return err;

@@ -9,7 +9,8 @@
  *
  * User space can write the whole buffer at any time.  The kernel therefore
  * keeps its own copy of the geometry and of the index it owns, and only ever
- * reads the user-owned index, masked, through rxc_queue_refresh().
+ * reads the user-owned index, masked, through rxc_queue_refresh(), or as a
+ * hint through rxc_queue_peek_prod().
  */
 #ifndef RXC_QUEUE_H
 #define RXC_QUEUE_H
@@ -92,6 +93,17 @@ int rxc_queue_create(struct rxc_queue *q, u32 *num_elem, u32 elem_size,
 void rxc_queue_free(struct rxc_queue *q);
 void rxc_queue_refresh(struct rxc_queue *q);
 int rxc_queue_copy(struct rxc_queue *dst, struct rxc_queue *src);
+
+/*
+ * The user-owned producer index as it is now, masked, without the ring's
+ * lock: a hint that decides whether to take the lock or where to run, and
+ * never which slots to read.
+ */
+static inline u32 rxc_queue_peek_prod(const struct rxc_queue *q)
+{
+	/* Pairs with the provider's release: its elements come first. */
+	return smp_load_acquire(&q->buf->producer_index) & q->mask;
+}
 
 static inline u32 rxc_queue_count(const struct rxc_queue *q)
 {

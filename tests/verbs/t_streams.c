@@ -1,0 +1,256 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * Doorbell streams (Documentation/rxc.rst, "Transport", "Streams"): a
+ * doorbell streams, handing the transport to the work item on another
+ * CPU, when unsignaled WQEs follow each other on a QP or when one CPU
+ * drives many QPs at once; every other doorbell runs the transport
+ * inline.  The port counter "doorbells_streamed" says which happened.
+ *
+ * Streaming or not, every work request must land, in order, and complete
+ * or count exactly once; and the latency workloads (one QP, or two in
+ * turn, or unsignaled posts far apart) must stay inline.  rxc only, with
+ * the data path.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "cntr_ioctl.h"
+#include "fixture.h"
+
+#define SLOTS		(HALF / 8)	/* 8-byte write slots per QP */
+#define MAX_QPS		4
+#define BURST		8		/* writes per QP between polls */
+/* Longer than the gap after which a doorbell runs inline again. */
+#define PAUSE_MS	5
+
+struct streams {
+	struct loop l[MAX_QPS];
+	unsigned int nqps;
+	struct cntr cntr;	/* RDMA_WRITE on l[0], when @counted */
+	bool counted;
+	long long streamed;	/* doorbells_streamed at the start */
+};
+
+static void streams_free(struct test_env *env, struct streams *s)
+{
+	while (s->nqps)
+		loop_destroy(&s->l[--s->nqps]);
+	if (s->counted)
+		CHECK_OK(cntr_destroy(env->ctx, &s->cntr));
+}
+
+/*
+ * @nqps RC QPs each connected to itself; the first with an RDMA_WRITE
+ * counter attached when @counted.  Starts after a pause, so that no
+ * earlier doorbell makes these stream.
+ */
+static bool streams_make(struct test_env *env, struct streams *s,
+			 unsigned int nqps, bool counted)
+{
+	struct loop *l;
+
+	memset(s, 0, sizeof(*s));
+	for (; s->nqps < nqps; s->nqps++) {
+		l = &s->l[s->nqps];
+		if (!loop_create(env, l, IBV_QPT_RC, ALL_ACCESS))
+			goto err;
+		if (counted && !s->counted) {
+			if (!CHECK_OK(cntr_create_ex(env->ctx, &s->cntr,
+						     RXC_COMP_CNTR_TYPE_WRS,
+						     NULL, NULL)))
+				goto err_loop;
+			s->counted = true;
+			if (!CHECK_OK(qp_attach(env->ctx, l->qp, &s->cntr,
+				IB_UVERBS_QP_ATTACH_COMP_CNTR_OP_RDMA_WRITE)))
+				goto err_loop;
+		}
+		if (!CHECK_OK(qp_connect_self(env, l->qp)))
+			goto err_loop;
+	}
+	sleep_ms(PAUSE_MS);
+	s->streamed = port_counter(env, "doorbells_streamed");
+	return CHECK(s->streamed >= 0, "no doorbells_streamed counter");
+err_loop:
+	loop_destroy(l);
+err:
+	streams_free(env, s);
+	return false;
+}
+
+/* Doorbells that streamed since streams_make(). */
+static long long streamed(struct test_env *env, const struct streams *s)
+{
+	return port_counter(env, "doorbells_streamed") - s->streamed;
+}
+
+/*
+ * Write @v from and to slot @v % SLOTS of QP @q, signaled or not.  The
+ * send queue's depth is far below SLOTS: a slot's previous write has
+ * completed by the time it is written again.
+ */
+static int post_slot(struct streams *s, unsigned int q, uint32_t v, bool sig)
+{
+	struct loop *l = &s->l[q];
+	uint64_t *src = (uint64_t *)l->src, *dst = (uint64_t *)l->dst;
+	uint32_t slot = v % SLOTS;
+	struct ibv_sge sge = { (uintptr_t)&src[slot], 8, l->mr->lkey };
+	struct ibv_send_wr wr = {
+		.wr_id = v, .opcode = IBV_WR_RDMA_WRITE, .sg_list = &sge,
+		.num_sge = 1, .send_flags = sig ? IBV_SEND_SIGNALED : 0,
+		.wr.rdma = { (uintptr_t)&dst[slot], l->mr->rkey },
+	}, *bad;
+
+	src[slot] = v;
+	return ibv_post_send(l->qp, &wr, &bad);
+}
+
+/* Each slot of QP @q holds the last of @n writes to it. */
+static void check_slots(const struct streams *s, unsigned int q, uint32_t n)
+{
+	const uint64_t *dst = (const uint64_t *)s->l[q].dst;
+	uint32_t i, last;
+
+	for (i = 0; i < SLOTS && i < n; i++) {
+		last = i + (n - 1 - i) / SLOTS * SLOTS;
+		if (!CHECK(dst[i] == last, "QP %u slot %u: %llu, expected %u",
+			   q, i, (unsigned long long)dst[i], last))
+			return;
+	}
+}
+
+/* Reap @n signaled writes of QP @q, numbered from @first, in order. */
+static bool reap_in_order(struct streams *s, unsigned int q, uint32_t first,
+			  uint32_t n)
+{
+	struct ibv_wc wc[BURST];
+	uint32_t i;
+
+	if (!CHECK_EQ(poll_cq_wait(s->l[q].scq, wc, n), (int)n))
+		return false;
+	for (i = 0; i < n; i++)
+		check_wc(&wc[i], first + i, IBV_WC_SUCCESS, IBV_WC_RDMA_WRITE);
+	return true;
+}
+
+#define UNSIG_N		2000
+
+/*
+ * Unsignaled writes posted back to back stream; each lands, in order,
+ * the counter counts each once, and none writes a CQE.
+ */
+static void unsignaled_writes_back_to_back_stream(struct test_env *env)
+{
+	struct ibv_wc wc;
+	struct streams s;
+	uint64_t v;
+	uint32_t i;
+	int err;
+
+	if (!streams_make(env, &s, 1, true))
+		return;
+	for (i = 0; i < UNSIG_N; i++) {
+		/* A full send queue: wait for the counter to free a slot. */
+		while ((err = post_slot(&s, 0, i, false)) == ENOMEM)
+			if (!CHECK_OK(cntr_wait(env->ctx, &s.cntr,
+						i - s.l[0].cap.max_send_wr + 1,
+						NULL, TEST_TIMEOUT_MS, NULL,
+						NULL)))
+				goto out;
+		if (!CHECK_OK(err))
+			goto out;
+	}
+	CHECK_OK(cntr_wait(env->ctx, &s.cntr, UNSIG_N, NULL, TEST_TIMEOUT_MS,
+			   NULL, NULL));
+	CHECK_OK(cntr_read(env->ctx, &s.cntr, ENTRY_COMP, &v));
+	CHECK_EQ(v, UNSIG_N);
+	CHECK_OK(cntr_read(env->ctx, &s.cntr, ENTRY_ERR, &v));
+	CHECK_EQ(v, 0);
+	check_slots(&s, 0, UNSIG_N);
+	CHECK_EQ(ibv_poll_cq(s.l[0].scq, 1, &wc), 0);
+	CHECK(streamed(env, &s) > 0, "no doorbell streamed");
+out:
+	streams_free(env, &s);
+}
+
+/*
+ * @rounds bursts of BURST signaled writes to each of @nqps QPs in turn,
+ * each burst reaped before the next: every write completes in order on
+ * its QP and lands.
+ */
+static void drive_in_turn(struct streams *s, unsigned int nqps,
+			  uint32_t rounds)
+{
+	uint32_t r, i;
+	unsigned int q;
+
+	for (r = 0; r < rounds; r++) {
+		for (i = r * BURST; i < (r + 1) * BURST; i++)
+			for (q = 0; q < nqps; q++)
+				if (!CHECK_OK(post_slot(s, q, i, true)))
+					return;
+		for (q = 0; q < nqps; q++)
+			if (!reap_in_order(s, q, r * BURST, BURST))
+				return;
+	}
+	for (q = 0; q < nqps; q++)
+		check_slots(s, q, rounds * BURST);
+}
+
+/* One thread driving four QPs in turn streams. */
+static void four_qps_driven_in_turn_stream(struct test_env *env)
+{
+	struct streams s;
+
+	if (!streams_make(env, &s, 4, false))
+		return;
+	drive_in_turn(&s, 4, SLOTS / BURST);
+	CHECK(streamed(env, &s) > 0, "no doorbell streamed");
+	streams_free(env, &s);
+}
+
+/*
+ * The latency workloads run inline: signaled writes on one QP, two QPs
+ * in turn (a ping-pong), and unsignaled writes posted a pause apart.
+ */
+static void one_or_two_qps_and_spaced_unsignaled_writes_run_inline(
+	struct test_env *env)
+{
+	struct ibv_wc wc;
+	struct streams s;
+	uint64_t base;
+	uint32_t i;
+
+	if (!streams_make(env, &s, 2, true))
+		return;
+	drive_in_turn(&s, 1, SLOTS / BURST);
+	CHECK(streamed(env, &s) == 0, "one QP: %lld doorbells streamed",
+	      streamed(env, &s));
+	drive_in_turn(&s, 2, SLOTS / BURST);
+	CHECK(streamed(env, &s) == 0, "two QPs: %lld doorbells streamed",
+	      streamed(env, &s));
+	if (!CHECK_OK(cntr_read(env->ctx, &s.cntr, ENTRY_COMP, &base)))
+		goto out;
+	for (i = 0; i < 4; i++) {
+		sleep_ms(PAUSE_MS);
+		if (!CHECK_OK(post_slot(&s, 0, i, false)) ||
+		    !CHECK_OK(cntr_wait(env->ctx, &s.cntr, base + i + 1, NULL,
+					TEST_TIMEOUT_MS, NULL, NULL)))
+			break;
+	}
+	CHECK_EQ(ibv_poll_cq(s.l[0].scq, 1, &wc), 0);
+	CHECK(streamed(env, &s) == 0, "spaced: %lld doorbells streamed",
+	      streamed(env, &s));
+out:
+	streams_free(env, &s);
+}
+
+static const struct test_case tests[] = {
+	TEST_CASE(unsignaled_writes_back_to_back_stream),
+	TEST_CASE(four_qps_driven_in_turn_stream),
+	TEST_CASE(one_or_two_qps_and_spaced_unsignaled_writes_run_inline),
+};
+
+int main(int argc, char **argv)
+{
+	return run_suite("streams", argc, argv, tests, ARRAY_SIZE(tests));
+}
