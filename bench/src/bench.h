@@ -27,6 +27,7 @@ enum bench_test {
 	T_MEMCPY,			/* memory bandwidth, no device */
 	T_CNTR_UNSIG,			/* unsignaled writes, counter-tracked */
 	T_CNTR_SIG,			/* signaled writes, counter attached */
+	T_CNTR_BASE,			/* the same, no counter: its baseline */
 	T_WAKE_WAIT,			/* wake-up: threshold WAIT */
 	T_WAKE_NOTIFY,			/* wake-up: eventfd NOTIFY */
 	T_WAKE_CQ,			/* wake-up: CQ completion event */

@@ -6,7 +6,10 @@
  *                RDMA_WRITE counter, read through its mapped value; the
  *                window is what the counter says is still in flight
  *                (compare: "write", signaled writes polled from the CQ);
- *   cntr_sig     "write" with a counter attached: the counter's cost;
+ *   cntr_sig     "write" with a counter attached: the counter's cost,
+ *                against
+ *   cntr_base    the same without one, run next to it (bench/guest.sh
+ *                alternates them), since rates drift within a boot;
  *   wake_wait    a thread blocked in the threshold WAIT, woken by one
  *                write: the time from posting to running again;
  *   wake_notify  the same through an eventfd armed with NOTIFY;

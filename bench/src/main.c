@@ -9,7 +9,8 @@
  *
  * TEST: write, read, send (RC rate and bandwidth), lat (RC send/recv
  * round trip), ud (UD send rate), memcpy (memory bandwidth, no device),
- * cntr_unsig, cntr_sig, wake_wait, wake_notify, wake_cq (counters.c),
+ * cntr_unsig, cntr_sig, cntr_base, wake_wait, wake_notify, wake_cq
+ * (counters.c),
  * idle_qps (the kernel memory COUNT idle RC QPs take, from /proc/meminfo).
  * Without -S or -C both sides run in this process on DEV (loopback);
  * -S is the responder of pair mode, -C HOST the requester, run with the
@@ -30,6 +31,7 @@ const char *const bench_test_names[T_NUM] = {
 	[T_WRITE] = "write", [T_READ] = "read", [T_SEND] = "send",
 	[T_LAT] = "lat", [T_UD] = "ud", [T_MEMCPY] = "memcpy",
 	[T_CNTR_UNSIG] = "cntr_unsig", [T_CNTR_SIG] = "cntr_sig",
+	[T_CNTR_BASE] = "cntr_base",
 	[T_WAKE_WAIT] = "wake_wait", [T_WAKE_NOTIFY] = "wake_notify",
 	[T_WAKE_CQ] = "wake_cq", [T_IDLE_QPS] = "idle_qps",
 };
@@ -187,14 +189,15 @@ static void parse(int argc, char **argv, struct bench_opts *o)
 		}
 	}
 	if (o->test == T_UD || test_uses_counter(o->test) ||
-	    o->test == T_WAKE_CQ || o->test == T_LAT || o->test == T_IDLE_QPS)
+	    o->test == T_CNTR_BASE || o->test == T_WAKE_CQ ||
+	    o->test == T_LAT || o->test == T_IDLE_QPS)
 		o->nqps = 1;
 	if (!o->count || !o->window || !o->nqps || o->nqps > BENCH_MAX_QPS ||
 	    o->size > (1u << 20) || (o->test == T_UD && o->size > 1024))
 		bench_die("need COUNT, WINDOW > 0, 1 <= QPS <= %d, SIZE <= 1 MiB (UD: 1 KiB)",
 			  BENCH_MAX_QPS);
-	if ((test_uses_counter(o->test) || o->test == T_WAKE_CQ) &&
-	    (o->host || o->server))
+	if ((test_uses_counter(o->test) || o->test == T_CNTR_BASE ||
+	     o->test == T_WAKE_CQ) && (o->host || o->server))
 		bench_die("%s runs in loopback mode only",
 			  bench_test_names[o->test]);
 }
