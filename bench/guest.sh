@@ -202,10 +202,7 @@ profile() {
 
 net_up
 if [ "${BENCH_PROFILE:-0}" = 1 ]; then
-	drvs="rxe rxc"
-	# rdma_rxe has no completion counters.
-	[[ ${BENCH_PROFILE_TESTS:-} == *cntr* ]] && drvs=rxc
-	for drv in $drvs; do
+	for drv in rxe rxc; do
 		load "$drv"
 		profile "$drv"
 		run "rmmod rdma_$drv" 60 rmmod "rdma_$drv"

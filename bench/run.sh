@@ -15,7 +15,7 @@
 # write tests on each driver under perf stat and perf record instead and
 # prints the hottest symbols; TESTS, a ';'-separated list of rxc_bench
 # arguments such as "cntr_unsig -s 8 -n 200000", profiles those instead
-# (on rxc alone when one of them is a counter test, which rxe lacks).
+# (rdma_rxe, which has no counters, reports the counter tests skipped).
 # Logs: build/bench-results/KERNEL/.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)

@@ -167,6 +167,12 @@ static enum bench_test test_of(const char *name)
 	bench_die("unknown test '%s'", name);
 }
 
+/* The counter tests and their baselines: one QP, on one device. */
+static bool loopback_only(enum bench_test t)
+{
+	return test_uses_counter(t) || t == T_CNTR_BASE || t == T_WAKE_CQ;
+}
+
 static void parse(int argc, char **argv, struct bench_opts *o)
 {
 	int c;
@@ -188,16 +194,14 @@ static void parse(int argc, char **argv, struct bench_opts *o)
 			bench_die("usage: rxc_bench -t TEST [-d DEV] [-g GID] [-s SIZE] [-m MTU] [-q QPS] [-n COUNT] [-w WINDOW] [-p PORT] [-S | -C HOST]");
 		}
 	}
-	if (o->test == T_UD || test_uses_counter(o->test) ||
-	    o->test == T_CNTR_BASE || o->test == T_WAKE_CQ ||
-	    o->test == T_LAT || o->test == T_IDLE_QPS)
+	if (o->test == T_UD || loopback_only(o->test) || o->test == T_LAT ||
+	    o->test == T_IDLE_QPS)
 		o->nqps = 1;
 	if (!o->count || !o->window || !o->nqps || o->nqps > BENCH_MAX_QPS ||
 	    o->size > (1u << 20) || (o->test == T_UD && o->size > 1024))
 		bench_die("need COUNT, WINDOW > 0, 1 <= QPS <= %d, SIZE <= 1 MiB (UD: 1 KiB)",
 			  BENCH_MAX_QPS);
-	if ((test_uses_counter(o->test) || o->test == T_CNTR_BASE ||
-	     o->test == T_WAKE_CQ) && (o->host || o->server))
+	if (loopback_only(o->test) && (o->host || o->server))
 		bench_die("%s runs in loopback mode only",
 			  bench_test_names[o->test]);
 }
