@@ -9,8 +9,8 @@
  * is left to its holder, which goes round again.  Otherwise one of the
  * QP's two work items (process context) makes the run: @task on the
  * rxc workqueue, or @stream_task on the rxc_stream one for a doorbell
- * that streams.  So one
- * context at a time touches the transport state, which has no lock.
+ * that streams.  So one context at a time touches the transport state,
+ * which has no lock.
  *
  * Contexts of a run, all of them process context:
  * - the send doorbell of a user QP, in the system call, unless the
@@ -496,8 +496,8 @@ static void rxc_cpu_rang(const struct rxc_qp *qp, u64 now)
  * back (rxc_qp_deliver()) instead of running the peer nested, so the
  * peer takes them in batches and answers each with one ACK, and the
  * completer retires them together.  A doorbell that a pause keeps from
- * queueing its run still counts: the run follows the pause.
- * Every other doorbell runs the transport here and now, for the lowest
+ * queueing its run still counts: the run follows the pause.  Every
+ * other doorbell runs the transport here and now, for the lowest
  * latency.  Gaps are timed from the end of a doorbell, so that a slow
  * inline run does not hide a stream.
  */
