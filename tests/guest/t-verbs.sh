@@ -33,7 +33,7 @@ out=$(mktemp)
 for p in "${progs[@]}"; do
 	name=$(basename "$p")
 	case $name in
-	t_traffic | t_rc_errors)
+	t_traffic | t_rc_errors | t_local_wr)
 		if data_path_gated; then
 			skip "$name" "$DATA_PATH_REASON"
 			continue

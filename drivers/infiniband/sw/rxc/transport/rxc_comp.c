@@ -86,9 +86,11 @@ static void rxc_comp_ack(struct rxc_qp *qp, u32 psn)
 
 	for (i = qp->sq.q.cons; i != req->tail; i = rxc_q_next(i, mask)) {
 		w = &req->wqe[i];
+		if (w->local)
+			continue;
 		if (!w->started || rxc_psn_diff(w->last_psn, psn) > 0)
 			break;
-		if (w->state == RXC_SWQE_DONE || w->local)
+		if (w->state == RXC_SWQE_DONE)
 			continue;
 		if (rxc_swqe_needs_response(w)) {
 			rxc_comp_resp_gap(qp, w);
@@ -109,10 +111,10 @@ static struct rxc_swqe *rxc_comp_find(struct rxc_qp *qp, u32 psn)
 
 	for (i = qp->sq.q.cons; i != req->tail; i = rxc_q_next(i, mask)) {
 		w = &req->wqe[i];
+		if (w->local || w->state == RXC_SWQE_DONE)
+			continue;
 		if (!w->started)
 			return NULL;
-		if (w->state == RXC_SWQE_DONE || w->local)
-			continue;
 		if (rxc_psn_diff(psn, w->first_psn) < 0 ||
 		    rxc_psn_diff(psn, w->last_psn) > 0)
 			return NULL;

@@ -605,9 +605,11 @@ void rxc_req_rewind(struct rxc_qp *qp, u32 psn)
 
 	for (i = qp->sq.q.cons; i != req->tail; i = rxc_q_next(i, mask)) {
 		w = &req->wqe[i];
+		if (w->local)
+			continue;
 		if (!w->started)
 			return;
-		if (w->state != RXC_SWQE_DONE && !w->local &&
+		if (w->state != RXC_SWQE_DONE &&
 		    rxc_psn_diff(psn, w->last_psn) <= 0)
 			break;
 	}
@@ -625,7 +627,8 @@ void rxc_req_rewind(struct rxc_qp *qp, u32 psn)
 		req->psn = w->first_psn;
 	}
 	req->cur = i;
-	for (j = i; j != req->tail && req->wqe[j].started;
+	for (j = i; j != req->tail &&
+	     (req->wqe[j].started || req->wqe[j].local);
 	     j = rxc_q_next(j, mask)) {
 		if (req->wqe[j].state == RXC_SWQE_SENT)
 			req->wqe[j].state = RXC_SWQE_QUEUED;

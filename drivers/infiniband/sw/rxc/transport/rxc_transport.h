@@ -92,7 +92,9 @@ enum rxc_swqe_state {
  * @solicited: set SE on the last packet
  * @fence: wait for earlier reads and atomics before starting
  * @is_inline: @data holds the payload itself, not SGEs
- * @local: executed without the wire (LOCAL_INV, BIND_MW)
+ * @local: executed without the wire (LOCAL_INV, BIND_MW); it takes no PSNs,
+ *	   so every walk of the sent WQEs in PSN order steps over it: it
+ *	   never starts, and stopping there would strand what follows
  * @length: message length
  * @num_sge: entries in @sge
  * @ex: immediate data (big endian as posted) or the rkey to invalidate
