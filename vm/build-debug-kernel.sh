@@ -8,6 +8,9 @@
 #
 # Prints the output directory on stdout.  It holds:
 #   bzImage, build/ (the O= tree, KDIR for external modules), mods/ (modules)
+#
+#   build-debug-kernel.sh --source   only unpack the source (checkpatch
+#                                    comes from it); prints its directory
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -19,20 +22,27 @@ key=$( (echo "$srcver"; cat "$here/debug-kernel.config" "$0") |
 out=$cache/debug-kernel-$key
 log() { echo "build-debug-kernel: $*" >&2; }
 
+src=$cache/src-$srcver
+unpack() {
+	[ ! -f "$src/.unpacked" ] || return 0
+	log "unpacking $tarball"
+	mkdir -p "$cache"
+	rm -rf "$src" && mkdir -p "$src"
+	tar -xJf "$tarball" -C "$src" --strip-components=1
+	touch "$src/.unpacked"
+}
+if [ "${1:-}" = --source ]; then
+	unpack
+	echo "$src"
+	exit 0
+fi
+
 if [ -f "$out/.done" ]; then
 	log "cached: $out"
 	echo "$out"
 	exit 0
 fi
-
-mkdir -p "$cache"
-src=$cache/src-$srcver
-if [ ! -f "$src/.unpacked" ]; then
-	log "unpacking $tarball"
-	rm -rf "$src" && mkdir -p "$src"
-	tar -xJf "$tarball" -C "$src" --strip-components=1
-	touch "$src/.unpacked"
-fi
+unpack
 
 rm -rf "$out"
 mkdir -p "$out/build"

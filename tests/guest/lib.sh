@@ -29,6 +29,19 @@ IPADDR=10.77.0.1
 # KASAN + lockdep under TCG is about 10x slower: scale timeouts and loads.
 if [ "${RXC_KERNEL:-stock}" = debug ]; then SLOW=10; else SLOW=1; fi
 
+# vm/check.sh's tier: "fast" (CI) or "full" (--full).
+RXC_TIER=${RXC_TIER:-full}
+
+# part_of_matrix: true where a large matrix (t-tools, t-interop) runs only
+# a part that takes each kernel path once.  6.1 runs every matrix in full,
+# and so does every kernel in the full tier.  The debug kernel, where each
+# step costs ten times as much, runs the part in both tiers; 6.12 runs it
+# in the fast tier, since below the verbs ABI its paths are 6.1's.
+part_of_matrix() {
+	[ "$SLOW" -gt 1 ] ||
+		{ [ "$RXC_TIER" = fast ] && [ "${RXC_KERNEL:-stock}" != stock ]; }
+}
+
 tap() {	# tap "ok"|"not ok" NAME [DIRECTIVE]
 	local line="$1 - $SUITE: $2${3:+ # $3}"
 	echo "$line" >>"$TAP"

@@ -37,9 +37,10 @@ PORT=18600
 # ibv_rc_pingpong: sizes around the 1024-byte path MTU and up to 64 KiB
 # (multi-packet messages), with -c; then the new post-send API (-N) and
 # completion events (-e).
-# On the debug kernel (10x slower) only the sizes that matter most.
+# Where the matrix runs in part (lib.sh part_of_matrix) only the sizes
+# that matter most.
 sizes="1 64 1023 1024 1025 4096 5000 65536"
-[ "$SLOW" -eq 1 ] || sizes="1 1025 65536"
+! part_of_matrix || sizes="1 1025 65536"
 for size in $sizes; do
 	n=20
 	pair "ibv_rc_pingpong -s $size -c" chk_pingpong $n -- \
@@ -68,14 +69,14 @@ pair "ibv_srq_pingpong -q 4 -s 4096 -c" chk_pingpong 20 -- \
 # -F --report_gbits: without them the bandwidth tests cannot produce a
 # report under TCG (their cycle counter calibration fails).  The two APIs
 # differ only in user space (librxe fills the same ring either way), so
-# the debug kernel runs one; nor does it run the latency tests, whose
+# a part of the matrix runs one; nor does it run the latency tests, whose
 # operations reach the kernel as the bandwidth tests' do, one at a time.
 tests=("ib_send_bw 65536 50" "ib_write_bw 65536 50" "ib_read_bw 65536 50"
        "ib_atomic_bw 8 100")
-[ "$SLOW" -gt 1 ] || tests+=("ib_send_lat 4096 100" "ib_write_lat 4096 100"
-			     "ib_read_lat 4096 100" "ib_atomic_lat 8 100")
+part_of_matrix || tests+=("ib_send_lat 4096 100" "ib_write_lat 4096 100"
+			  "ib_read_lat 4096 100" "ib_atomic_lat 8 100")
 for api in "" --use_old_post_send; do
-	[ -z "$api" ] || [ "$SLOW" -eq 1 ] || continue
+	[ -z "$api" ] || ! part_of_matrix || continue
 	for t in "${tests[@]}"; do
 		# shellcheck disable=SC2086  # split "TOOL SIZE ITERS"
 		set -- $t
