@@ -13,8 +13,9 @@
 #    pkg-config file and man pages; the examples as rxc-* programs.
 # 3. DKMS builds rdma_rxc from the packaged sources for every Debian
 #    kernel whose headers are installed, in a private DKMS tree (nothing
-#    is installed on this machine), and modinfo describes every
-#    parameter; it refuses a kernel rxc does not support, and one without
+#    is installed on this machine), packs each build as a binaries-only
+#    DKMS tarball (OUT/prebuilt/, for the guests of the fast tier), and
+#    modinfo describes every parameter; it refuses a kernel rxc does not support, and one without
 #    headers, saying why.
 # 4. A program builds against the unpacked librxc-dev through pkg-config
 #    alone and loads the unpacked librxc1.
@@ -114,11 +115,18 @@ refuses() {	# refuses KERNEL PATTERN: dkms fails for KERNEL, saying PATTERN
 	echo "$log" | grep -q "$2" || { echo "$log" | tail -n 3; return 1; }
 }
 mkdir -p "$work/dkms"
+rm -rf "$out/prebuilt" && mkdir -p "$out/prebuilt"
 for kdir in /usr/src/linux-headers-*-amd64; do
 	k=${kdir#/usr/src/linux-headers-}
 	[ -e "/lib/modules/$k/build" ] || continue
 	log=$(dk "$k")
 	res $? "dkms builds rdma_rxc for $k" "$(echo "$log" | tail -n 3)"
+	# The fast tier's guests install this build (tests/guest/t-packages.sh).
+	log=$(dkms mktarball -m rdma-rxc -v "$ver" -k "$k" --binaries-only \
+		--sourcetree "$root/usr/src" --dkmstree "$work/dkms" \
+		--archive "$out/prebuilt/rdma-rxc-$ver-$k.dkms.tar.gz" 2>&1)
+	res $? "dkms packs the build for $k as a binaries-only tarball" \
+		"$(echo "$log" | tail -n 3)"
 	ko=$(find "$work/dkms/rdma-rxc/$ver/$k" -name 'rdma_rxc.ko*' 2>/dev/null | head -n 1)
 	missing=''
 	for prm in $params; do
