@@ -64,8 +64,8 @@ all_groups=$(sed -n 's/^all_groups="\(.*\)"$/\1/p' "$repo/tests/guest/run-all.sh
 groups_of() {
 	case $1/$tier in
 	stock/*) echo "$all_groups" ;;
-	stock-6.12/fast) echo "t-device t-verbs t-comp-cntr t-userspace t-tools t-pyverbs t-lifecycle t-removal t-net t-netns-move t-interop" ;;
-	stock-6.12/full) echo "t-device t-verbs t-comp-cntr t-userspace t-tools t-pyverbs t-lifecycle t-removal t-net t-netns-move t-teardown t-interop t-packages" ;;
+	stock-6.12/fast) echo "t-device t-verbs t-comp-cntr t-userspace t-tools t-pyverbs t-lifecycle t-removal t-net t-netns-move t-ucx t-interop" ;;
+	stock-6.12/full) echo "t-device t-verbs t-comp-cntr t-userspace t-tools t-pyverbs t-lifecycle t-removal t-net t-netns-move t-ucx t-teardown t-interop t-packages" ;;
 	debug/fast) echo "t-device t-comp-cntr t-lifecycle t-removal t-fuzz-packets t-fuzz-uverbs t-fuzz-rings t-teardown t-faults" ;;
 	debug/full) echo "$all_groups" ;;
 	esac

@@ -33,6 +33,8 @@ else
 	man-db groff-base
 	# the interop test checks the wire format with Wireshark's dissectors
 	tshark
+	# UCX between namespaces (tests/guest/t-ucx.sh)
+	ucx-utils
 	# the Debian packages: built, checked, and their module built by DKMS
 	debhelper dh-dkms dkms lintian dpkg-dev fakeroot
 )

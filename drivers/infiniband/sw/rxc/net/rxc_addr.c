@@ -113,7 +113,14 @@ int rxc_av_from_ah_attr(struct rxc_dev *rxc, struct rxc_av *av,
 	av->sgid_index = grh->sgid_index;
 	av->hop_limit = grh->hop_limit;
 	av->traffic_class = grh->traffic_class;
-	av->flow_label = grh->flow_label;
+	/*
+	 * The flow label has 20 bits, the attribute 32, and user space
+	 * sets the rest (UCX passes ~0, which steers the UDP source port on
+	 * other devices).  Kept whole, the top bits would overwrite the
+	 * IPv6 version and traffic class, and every host would drop the
+	 * packet.
+	 */
+	av->flow_label = grh->flow_label & IB_GRH_FLOWLABEL_MASK;
 	memcpy(av->dmac, attr->roce.dmac, ETH_ALEN);
 	return 0;
 }
