@@ -881,6 +881,62 @@ out:
 	loop_destroy(&l);
 }
 
+/*
+ * A type 2 window belongs to the QP it was bound through (IBA 10.6.7.2):
+ * another QP of the same PD cannot reach the region through it, however
+ * right its rkey, range and rights are.
+ */
+static void type2_window_is_reachable_only_through_the_qp_it_is_bound_to(
+	struct test_env *env)
+{
+	struct ibv_send_wr bind = { .wr_id = 1, .opcode = IBV_WR_BIND_MW };
+	struct ibv_send_wr wr = { .opcode = IBV_WR_RDMA_WRITE };
+	struct ibv_mw *mw = NULL;
+	struct loop a, b;
+	struct ibv_sge sge;
+	struct ibv_wc wc;
+	uint32_t rkey;
+
+	if (!loop_connect(env, &a, IBV_QPT_RC, ALL_ACCESS | IBV_ACCESS_MW_BIND))
+		return;
+	if (!loop_connect(env, &b, IBV_QPT_RC, ALL_ACCESS))
+		goto out_a;
+	mw = CHECK_NOT_NULL(ibv_alloc_mw(env->pd, IBV_MW_TYPE_2));
+	if (!mw)
+		goto out;
+	rkey = ibv_inc_rkey(mw->rkey);
+	bind.bind_mw.mw = mw;
+	bind.bind_mw.rkey = rkey;
+	bind.bind_mw.bind_info = (struct ibv_mw_bind_info){
+		.mr = a.mr, .addr = (uintptr_t)a.dst, .length = HALF,
+		.mw_access_flags = IBV_ACCESS_REMOTE_WRITE,
+	};
+	if (!CHECK_OK(post_send(&a, &bind)) || !wait_one(a.scq, &wc))
+		goto out;
+	check_wc(&wc, 1, IBV_WC_SUCCESS, IBV_WC_BIND_MW);
+
+	/* Through its own QP the window works... */
+	wr.wr_id = 2;
+	if (CHECK_OK(post_rdma(&a, &wr, &sge, a.src, 64, a.dst, rkey)) &&
+	    wait_one(a.scq, &wc))
+		check_wc(&wc, 2, IBV_WC_SUCCESS, IBV_WC_RDMA_WRITE);
+	/* ...and through another QP of the same PD it does not. */
+	wr.wr_id = 3;
+	memset(a.dst, 0, 64);
+	if (CHECK_OK(post_rdma(&b, &wr, &sge, b.src, 64, a.dst, rkey)) &&
+	    wait_one(b.scq, &wc)) {
+		check_wc(&wc, 3, IBV_WC_REM_ACCESS_ERR, IBV_WC_RDMA_WRITE);
+		CHECK(a.dst[0] == 0 && !memcmp(a.dst, a.dst + 1, 63),
+		      "the other QP wrote through the window");
+	}
+out:
+	if (mw)
+		CHECK_OK(ibv_dealloc_mw(mw));
+	loop_destroy(&b);
+out_a:
+	loop_destroy(&a);
+}
+
 /* An AH is usable only by QPs of its own PD (IBA 10.2.3). */
 static void ud_send_through_an_ah_of_another_pd_fails(struct test_env *env)
 {
@@ -1055,6 +1111,7 @@ static const struct test_case tests[] = {
 	TEST_CASE(srq_receive_places_data_in_memory_of_the_srqs_pd),
 	TEST_CASE(rc_send_longer_than_max_msg_sz_completes_with_length_error),
 	TEST_CASE(dereg_mr_fails_with_ebusy_while_a_window_is_bound),
+	TEST_CASE(type2_window_is_reachable_only_through_the_qp_it_is_bound_to),
 	TEST_CASE(ud_send_through_an_ah_of_another_pd_fails),
 	TEST_CASE(rc_data_stays_intact_while_modify_qp_rewrites_attributes),
 };

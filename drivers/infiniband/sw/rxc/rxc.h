@@ -120,6 +120,7 @@ struct rxc_limits {
  * @res: live objects of each kind, bounded by @limits
  * @qp_xa: QPN -> QP, for the receive path; xa_lock protects it
  * @next_qpn: cursor of the cyclic QPN allocator, under qp_xa's lock
+ * @qp_serial: the serial of the newest QP; unlike QPNs, never reused
  * @key_xa: key index -> MR or MW (a pointer tagged with enum rxc_key_type),
  *	    for the data path; xa_lock protects it
  * @next_key: cursor of the cyclic key index allocator, under key_xa's lock
@@ -142,6 +143,7 @@ struct rxc_dev {
 	atomic_t res[RXC_RES_MAX];
 	struct xarray qp_xa;
 	u32 next_qpn;
+	atomic64_t qp_serial;
 	struct xarray key_xa;
 	u32 next_key;
 	struct xarray ah_xa;

@@ -299,7 +299,7 @@ static bool rxc_resp_access_ok(struct rxc_qp *qp, u32 rkey, u64 va, u32 len,
 
 	if (!len)
 		return true;
-	mr = rxc_mr_get(rxc_qp_dev(qp), rkey, qp->ibqp.pd, access, va, len);
+	mr = rxc_mr_get_remote(qp, rkey, access, va, len);
 	if (!mr) {
 		rxc_stat_inc(rxc_qp_dev(qp), RXC_STAT_REMOTE_ACCESS_ERRORS);
 		rxc_dbg_qp(qp, "rkey %#x does not grant %#x on %#llx+%u\n",
@@ -318,7 +318,7 @@ static bool rxc_resp_copy(struct rxc_qp *qp, u32 rkey, u64 va, void *buf,
 
 	if (!n)
 		return true;
-	mr = rxc_mr_get(rxc_qp_dev(qp), rkey, qp->ibqp.pd, access, va, n);
+	mr = rxc_mr_get_remote(qp, rkey, access, va, n);
 	if (!mr)
 		return false;
 	rxc_mr_copy(mr, va, buf, n, dir);
@@ -438,8 +438,8 @@ static enum rxc_resp_res rxc_resp_atomic(struct rxc_qp *qp,
 
 	if (va & (sizeof(u64) - 1))
 		return RXC_RESP_NAK_INV;
-	mr = rxc_mr_get(rxc_qp_dev(qp), rxc_atmeth_rkey(atmeth), qp->ibqp.pd,
-			IB_ACCESS_REMOTE_ATOMIC, va, sizeof(u64));
+	mr = rxc_mr_get_remote(qp, rxc_atmeth_rkey(atmeth),
+			       IB_ACCESS_REMOTE_ATOMIC, va, sizeof(u64));
 	if (!mr) {
 		rxc_stat_inc(rxc_qp_dev(qp), RXC_STAT_REMOTE_ACCESS_ERRORS);
 		return RXC_RESP_NAK_ACCESS;
@@ -467,8 +467,8 @@ static enum rxc_resp_res rxc_resp_atomic_write(struct rxc_qp *qp,
 	if ((va & (sizeof(u64) - 1)) || rxc_reth_len(reth) != sizeof(u64) ||
 	    pkt->payload_len != sizeof(u64))
 		return RXC_RESP_NAK_INV;
-	mr = rxc_mr_get(rxc_qp_dev(qp), rxc_reth_rkey(reth), qp->ibqp.pd,
-			IB_ACCESS_REMOTE_WRITE, va, sizeof(u64));
+	mr = rxc_mr_get_remote(qp, rxc_reth_rkey(reth), IB_ACCESS_REMOTE_WRITE,
+			       va, sizeof(u64));
 	if (!mr) {
 		rxc_stat_inc(rxc_qp_dev(qp), RXC_STAT_REMOTE_ACCESS_ERRORS);
 		return RXC_RESP_NAK_ACCESS;

@@ -16,10 +16,6 @@
 #include "rxc.h"
 #include "rxc_verbs.h"
 
-#define RXC_REMOTE_ACCESS	(IB_ACCESS_REMOTE_READ | \
-				 IB_ACCESS_REMOTE_WRITE | \
-				 IB_ACCESS_REMOTE_ATOMIC)
-
 static struct rxc_mr *rxc_mr_alloc(struct ib_pd *ibpd, enum rxc_mr_type type,
 				   int access)
 {
@@ -180,32 +176,21 @@ static bool rxc_mr_covers(const struct rxc_mr *mr, u64 iova, u64 length)
 	return iova >= mr->ibmr.iova && end <= mr->ibmr.iova + mr->ibmr.length;
 }
 
-/**
- * rxc_mr_get - find the region a work request or a packet names
- * @rxc: the device
- * @key: the lkey or rkey, from user-written WQEs or from the wire
- * @pd: the PD the region must belong to
- * @access: the IB_ACCESS_* rights needed; 0 for a local read
- * @iova: the first byte to access
- * @length: bytes to access
- *
- * Any context.  For a remote access (@access has IB_ACCESS_REMOTE_*
- * rights) the key may also name a bound memory window.
- *
- * Return: the region with a use count to drop with rxc_mr_put(), or NULL
- * when the key, the PD, the rights or the range do not match.
+/*
+ * The region @key names for an access through @pd; @qp is the QP a remote
+ * access came through, and only a remote access may name a window.
  */
-struct rxc_mr *rxc_mr_get(struct rxc_dev *rxc, u32 key, struct ib_pd *pd,
-			  int access, u64 iova, u64 length)
+static struct rxc_mr *rxc_key_get_mr(struct rxc_dev *rxc, u32 key,
+				     struct ib_pd *pd, const struct rxc_qp *qp,
+				     int access, u64 iova, u64 length)
 {
 	struct rxc_mr *mr = NULL;
 	void *entry;
 
 	rcu_read_lock();
 	entry = xa_load(&rxc->key_xa, key >> 8);
-	if (entry && xa_pointer_tag(entry) == RXC_KEY_MW &&
-	    (access & RXC_REMOTE_ACCESS)) {
-		mr = rxc_mw_get_mr(xa_untag_pointer(entry), key, pd, access,
+	if (entry && xa_pointer_tag(entry) == RXC_KEY_MW && qp) {
+		mr = rxc_mw_get_mr(xa_untag_pointer(entry), key, qp, access,
 				   iova, length);
 	} else if (entry && xa_pointer_tag(entry) == RXC_KEY_MR) {
 		mr = xa_untag_pointer(entry);
@@ -217,6 +202,45 @@ struct rxc_mr *rxc_mr_get(struct rxc_dev *rxc, u32 key, struct ib_pd *pd,
 	}
 	rcu_read_unlock();
 	return mr;
+}
+
+/**
+ * rxc_mr_get - find the region a work request names
+ * @rxc: the device
+ * @key: the lkey, from user-written WQEs
+ * @pd: the PD the region must belong to
+ * @access: the IB_ACCESS_* local rights needed; 0 for a local read
+ * @iova: the first byte to access
+ * @length: bytes to access
+ *
+ * Any context.
+ *
+ * Return: the region with a use count to drop with rxc_mr_put(), or NULL
+ * when the key, the PD, the rights or the range do not match.
+ */
+struct rxc_mr *rxc_mr_get(struct rxc_dev *rxc, u32 key, struct ib_pd *pd,
+			  int access, u64 iova, u64 length)
+{
+	return rxc_key_get_mr(rxc, key, pd, NULL, access, iova, length);
+}
+
+/**
+ * rxc_mr_get_remote - find the region a request from the wire names
+ * @qp: the QP the request came through
+ * @rkey: the rkey of a region or of a window bound to it
+ * @access: the IB_ACCESS_REMOTE_* rights needed
+ * @iova: the first byte to access
+ * @length: bytes to access
+ *
+ * Any context.
+ *
+ * Return: as rxc_mr_get().
+ */
+struct rxc_mr *rxc_mr_get_remote(const struct rxc_qp *qp, u32 rkey,
+				 int access, u64 iova, u64 length)
+{
+	return rxc_key_get_mr(to_rdev(qp->ibqp.device), rkey, qp->ibqp.pd, qp,
+			      access, iova, length);
 }
 
 void rxc_mr_put(struct rxc_mr *mr)

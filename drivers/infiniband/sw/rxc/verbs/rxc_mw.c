@@ -143,7 +143,7 @@ enum ib_wc_status rxc_mw_bind(struct rxc_qp *qp, const struct rxc_mw_bind *b)
 		mw->addr = b->addr;
 		mw->length = b->length;
 		mw->access = b->access & RXC_MW_REMOTE_ACCESS;
-		mw->qpn = qp->ibqp.qp_num;
+		mw->qp_serial = qp->serial;
 		mw->ibmw.rkey = b->new_rkey;
 	}
 	spin_unlock_bh(&mw->lock);
@@ -158,7 +158,7 @@ enum ib_wc_status rxc_mw_bind(struct rxc_qp *qp, const struct rxc_mw_bind *b)
  * @rkey: the window's current rkey
  *
  * Return: IB_WC_SUCCESS, or IB_WC_MW_BIND_ERR when @rkey names no type 2
- * window bound through @qp.
+ * window bound through @qp (the QP itself, not a later one with its QPN).
  */
 enum ib_wc_status rxc_mw_invalidate(struct rxc_qp *qp, u32 rkey)
 {
@@ -172,7 +172,8 @@ enum ib_wc_status rxc_mw_invalidate(struct rxc_qp *qp, u32 rkey)
 	if (mw) {
 		spin_lock_bh(&mw->lock);
 		if (mw->ibmw.type == IB_MW_TYPE_2 && mw->bound &&
-		    mw->ibmw.rkey == rkey && mw->qpn == qp->ibqp.qp_num) {
+		    mw->ibmw.rkey == rkey && mw->ibmw.pd == qp->ibqp.pd &&
+		    mw->qp_serial == qp->serial) {
 			old = mw->mr;
 			mw->mr = NULL;
 			mw->bound = false;
@@ -189,7 +190,8 @@ enum ib_wc_status rxc_mw_invalidate(struct rxc_qp *qp, u32 rkey)
  * rxc_mw_get_mr - the region behind a window, for a remote access
  * @mw: the window, found under RCU by the caller
  * @rkey: the key the request named
- * @pd: the PD of the QP the request came through
+ * @qp: the QP the request came through: of the window's PD, and for a
+ *	type 2 window the very QP it is bound through (IBA 10.6.7.2)
  * @access: the IB_ACCESS_REMOTE_* rights needed
  * @iova: first byte
  * @length: bytes
@@ -197,8 +199,9 @@ enum ib_wc_status rxc_mw_invalidate(struct rxc_qp *qp, u32 rkey)
  * Return: the region with a use count, or NULL when the window does not
  * grant this access.
  */
-struct rxc_mr *rxc_mw_get_mr(struct rxc_mw *mw, u32 rkey, struct ib_pd *pd,
-			     int access, u64 iova, u64 length)
+struct rxc_mr *rxc_mw_get_mr(struct rxc_mw *mw, u32 rkey,
+			     const struct rxc_qp *qp, int access, u64 iova,
+			     u64 length)
 {
 	struct rxc_mr *mr = NULL;
 	u64 end = iova + length;
@@ -208,7 +211,8 @@ struct rxc_mr *rxc_mw_get_mr(struct rxc_mw *mw, u32 rkey, struct ib_pd *pd,
 	 * The bound region cannot be deregistered, so it is the one checked
 	 * at bind time and its registration reference is still held.
 	 */
-	if (mw->bound && mw->ibmw.rkey == rkey && mw->ibmw.pd == pd &&
+	if (mw->bound && mw->ibmw.rkey == rkey && mw->ibmw.pd == qp->ibqp.pd &&
+	    (mw->ibmw.type != IB_MW_TYPE_2 || mw->qp_serial == qp->serial) &&
 	    (mw->access & access) == access && end >= iova &&
 	    iova >= mw->addr && end <= mw->addr + mw->length &&
 	    refcount_inc_not_zero(&mw->mr->users))

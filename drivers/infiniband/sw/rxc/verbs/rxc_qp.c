@@ -278,6 +278,7 @@ int rxc_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
 	if (err)
 		goto err_transport;
 	ibqp->qp_num = qpn;
+	qp->serial = atomic64_inc_return(&rxc->qp_serial);
 	qp->src_port = rxc_udp_src_port(qpn);
 
 	if (udata) {
@@ -393,9 +394,7 @@ static void rxc_qp_reset_rings(struct rxc_qp *qp)
 		if (!wqs[i])
 			continue;
 		spin_lock_irqsave(&wqs[i]->lock, flags);
-		rxc_queue_refresh(&wqs[i]->q);
-		while (rxc_queue_count(&wqs[i]->q))
-			rxc_queue_pop(&wqs[i]->q);
+		rxc_queue_discard(&wqs[i]->q);
 		spin_unlock_irqrestore(&wqs[i]->lock, flags);
 	}
 }

@@ -114,7 +114,8 @@ struct rxc_mw {
 	u64 addr;
 	u64 length;
 	int access;
-	u32 qpn;
+	/* Type 2: the serial of the QP it is bound through (QPNs are reused). */
+	u64 qp_serial;
 };
 
 /**
@@ -206,6 +207,8 @@ struct rxc_wq {
  */
 struct rxc_qp {
 	struct ib_qp ibqp;
+	/* Unique for the device's life: what a type 2 window belongs to. */
+	u64 serial;
 	/* Serializes the verbs that change or report the QP; sleeps. */
 	struct mutex mutex;
 	/* Protects attr.qp_state for the transport; _bh. */
@@ -306,8 +309,9 @@ int rxc_alloc_mw(struct ib_mw *ibmw, struct ib_udata *udata);
 int rxc_dealloc_mw(struct ib_mw *ibmw);
 enum ib_wc_status rxc_mw_bind(struct rxc_qp *qp, const struct rxc_mw_bind *b);
 enum ib_wc_status rxc_mw_invalidate(struct rxc_qp *qp, u32 rkey);
-struct rxc_mr *rxc_mw_get_mr(struct rxc_mw *mw, u32 rkey, struct ib_pd *pd,
-			     int access, u64 iova, u64 length);
+struct rxc_mr *rxc_mw_get_mr(struct rxc_mw *mw, u32 rkey,
+			     const struct rxc_qp *qp, int access, u64 iova,
+			     u64 length);
 
 /* rxc_mr.c */
 struct ib_mr *rxc_get_dma_mr(struct ib_pd *ibpd, int access);
@@ -316,6 +320,8 @@ struct ib_mr *rxc_reg_user_mr(struct ib_pd *ibpd, u64 start, u64 length,
 int rxc_dereg_mr(struct ib_mr *ibmr, struct ib_udata *udata);
 struct rxc_mr *rxc_mr_get(struct rxc_dev *rxc, u32 key, struct ib_pd *pd,
 			  int access, u64 iova, u64 length);
+struct rxc_mr *rxc_mr_get_remote(const struct rxc_qp *qp, u32 rkey,
+				 int access, u64 iova, u64 length);
 void rxc_mr_put(struct rxc_mr *mr);
 void rxc_mr_copy(struct rxc_mr *mr, u64 iova, void *buf, u32 len,
 		 enum rxc_copy_dir dir);
