@@ -86,12 +86,25 @@ target_says() {	# target_says CMD: the target's one-line answer
 	read -r -t 30 answer <&"${PT[0]}" || true
 	echo "$answer"
 }
-coproc PT { "$target" "$TDEV" "$NEAR_IP" "$FAR_IP" 2>&1; }
-line=''
-read -r -t 60 line <&"${PT[0]}" || true
-if [[ $line =~ ^qpn=([0-9]+)\ psn=([0-9]+)\ rq_psn=([0-9]+)\ va=(0x[0-9a-f]+)\ rkey=(0x[0-9a-f]+)$ ]]; then
-	qpn=${BASH_REMATCH[1]} psn=${BASH_REMATCH[2]} rq_psn=${BASH_REMATCH[3]}
-	read_args=("$qpn" "$rq_psn" "${BASH_REMATCH[4]}" "${BASH_REMATCH[5]}" 8)
+target_start() {	# a new target; sets qpn psn rq_psn va rkey, or fails
+	local line=''
+	coproc PT { "$target" "$TDEV" "$NEAR_IP" "$FAR_IP" 2>&1; }
+	read -r -t 60 line <&"${PT[0]}" || true
+	if [[ $line =~ ^qpn=([0-9]+)\ psn=([0-9]+)\ rq_psn=([0-9]+)\ va=(0x[0-9a-f]+)\ rkey=(0x[0-9a-f]+)$ ]]; then
+		qpn=${BASH_REMATCH[1]} psn=${BASH_REMATCH[2]} rq_psn=${BASH_REMATCH[3]}
+		va=${BASH_REMATCH[4]} rkey=${BASH_REMATCH[5]}
+		return 0
+	fi
+	fail "peer_target: connected QP" "it printed '$line'"
+	return 1
+}
+target_stop() {
+	target_says quit >/dev/null
+	kill "${PT_PID:-}" 2>/dev/null || true
+	wait "${PT_PID:-}" 2>/dev/null || true
+}
+if target_start; then
+	read_args=("$qpn" "$rq_psn" "$va" "$rkey" 8)
 	before=$(counter "$TDEV" rcv_wrong_peer)
 	run "inject an ACK from 10.78.0.9" 30 \
 		"${inject_cmd[@]}" 10.78.0.9 "$NEAR_IP" ack "$qpn" "$psn"
@@ -128,12 +141,21 @@ if [[ $line =~ ^qpn=([0-9]+)\ psn=([0-9]+)\ rq_psn=([0-9]+)\ va=(0x[0-9a-f]+)\ r
 		test "$(target_says state)" = state=6
 	check "the target took it for a duplicate" \
 		counter_is "$TDEV" rcv_duplicates $((dups + 1))
-	target_says quit >/dev/null
-else
-	fail "peer_target: connected QP" "it printed '$line'"
+	target_stop
 fi
-kill "${PT_PID:-}" 2>/dev/null || true
-wait "${PT_PID:-}" 2>/dev/null || true
+
+# A READ longer than max_msg_sz (2 GiB) is an invalid request whatever
+# its region: the target must NAK it as one and fail the QP with the
+# event that says so, before it looks at the region (which is 8 bytes).
+if target_start; then
+	run "inject an RDMA READ of 2 GiB + 1 byte from $FAR_IP" 30 \
+		"${inject_cmd[@]}" "$FAR_IP" "$NEAR_IP" read "$qpn" "$rq_psn" \
+		"$va" "$rkey" $((0x80000001))
+	# 2 is IBV_EVENT_QP_REQ_ERR.
+	check "a READ beyond max_msg_sz fails the QP with IBV_EVENT_QP_REQ_ERR" \
+		test "$(target_says 'event 10000')" = event=2
+	target_stop
+fi
 
 # A taken port: "rdma link add" fails with EADDRINUSE and says where.
 holder=$(mktemp)

@@ -310,6 +310,19 @@ static bool rxc_resp_access_ok(struct rxc_qp *qp, u32 rkey, u64 va, u32 len,
 	return true;
 }
 
+/*
+ * A RETH longer than max_msg_sz is an invalid request, whatever the
+ * region: at a 256-byte MTU a read of 4 GiB - 1 would move the PSN by
+ * 2^24, that is, not at all.
+ */
+static bool rxc_resp_len_ok(struct rxc_qp *qp, u32 len)
+{
+	if (len <= RXC_MAX_MSG_SIZE)
+		return true;
+	rxc_dbg_qp(qp, "RETH length %u > max_msg_sz\n", len);
+	return false;
+}
+
 /* Move @n bytes between @buf and the region @rkey names at @va. */
 static bool rxc_resp_copy(struct rxc_qp *qp, u32 rkey, u64 va, void *buf,
 			  u32 n, int access, enum rxc_copy_dir dir)
@@ -339,6 +352,8 @@ static enum rxc_resp_res rxc_resp_write(struct rxc_qp *qp,
 		resp->rkey = rxc_reth_rkey(reth);
 		resp->resid = rxc_reth_len(reth);
 		resp->write_len = resp->resid;
+		if (!rxc_resp_len_ok(qp, resp->resid))
+			return RXC_RESP_NAK_INV;
 		if (!rxc_resp_access_ok(qp, resp->rkey, resp->va, resp->resid,
 					IB_ACCESS_REMOTE_WRITE))
 			return RXC_RESP_NAK_ACCESS;
@@ -380,6 +395,8 @@ static enum rxc_resp_res rxc_resp_read(struct rxc_qp *qp,
 	rd->resid = rxc_reth_len(reth);
 	rd->len = rd->resid;
 	rd->count = !dup;
+	if (!rxc_resp_len_ok(qp, rd->resid))
+		return RXC_RESP_NAK_INV;
 	if (!rxc_resp_access_ok(qp, rd->rkey, rd->va, rd->resid,
 				IB_ACCESS_REMOTE_READ))
 		return RXC_RESP_NAK_ACCESS;
