@@ -593,8 +593,11 @@ bool rxc_qp_deliver(struct rxc_qp *qp, struct sk_buff *skb)
 	struct sk_buff_head *q = rxc_skb_pkt(skb)->mask & RXC_OPF_RESP ?
 				 &qp->comp_pkts : &qp->resp_pkts;
 
-	/* A peer flooding one QP must not pin unbounded memory. */
-	if (skb_queue_len(q) >= RXC_MAX_QUEUED_PKTS) {
+	/*
+	 * A peer flooding one QP must not pin unbounded memory.  A bound,
+	 * not an exact count: the queue's lock is taken only to queue.
+	 */
+	if (skb_queue_len_lockless(q) >= RXC_MAX_QUEUED_PKTS) {
 		rxc_stat_inc(to_rdev(qp->ibqp.device), RXC_STAT_RCV_QP_DROPPED);
 		kfree_skb(skb);
 		return false;
