@@ -118,6 +118,25 @@ static void refresh_never_reads_the_kernel_owned_index(struct kunit *test)
 	rxc_queue_free(&q);
 }
 
+/* A move to RESET retires everything posted, past a wrap too, at once. */
+static void discard_retires_every_posted_element(struct kunit *test)
+{
+	struct rxc_queue q;
+	u32 n = 7;
+
+	KUNIT_ASSERT_EQ(test, rxc_queue_init(&q, &n, 64, true, false), 0);
+	q.buf->producer_index = 6;
+	rxc_queue_refresh(&q);
+	rxc_queue_pop(&q);
+	q.buf->producer_index = 0xfffffff2;	/* masked: 2, wrapped */
+	rxc_queue_discard(&q);
+	KUNIT_EXPECT_EQ(test, q.cons, 2U);
+	KUNIT_EXPECT_EQ(test, q.buf->consumer_index, 2U);
+	KUNIT_EXPECT_EQ(test, rxc_queue_count(&q), 0U);
+	KUNIT_EXPECT_NULL(test, rxc_queue_head(&q));
+	rxc_queue_free(&q);
+}
+
 static void copy_moves_live_elements_in_order(struct kunit *test)
 {
 	struct rxc_queue a, b;
@@ -168,6 +187,7 @@ static struct kunit_case rxc_queue_cases[] = {
 	KUNIT_CASE(init_publishes_geometry_and_reports_capacity),
 	KUNIT_CASE(refresh_masks_a_corrupt_user_index),
 	KUNIT_CASE(refresh_never_reads_the_kernel_owned_index),
+	KUNIT_CASE(discard_retires_every_posted_element),
 	KUNIT_CASE(copy_moves_live_elements_in_order),
 	KUNIT_CASE(copy_fails_with_einval_when_elements_do_not_fit),
 	{}

@@ -143,6 +143,19 @@ static inline void rxc_queue_pop(struct rxc_queue *q)
 	smp_store_release(&q->buf->consumer_index, q->cons);
 }
 
+/*
+ * Retire every element of a work queue at once, with one store: a move to
+ * RESET discards them, and a ring holds up to 2^21 of them, too many to
+ * pop one by one with the ring's lock held and interrupts off.
+ */
+static inline void rxc_queue_discard(struct rxc_queue *q)
+{
+	rxc_queue_refresh(q);
+	q->cons = q->prod;
+	/* As in rxc_queue_pop(): the producer may reuse every slot now. */
+	smp_store_release(&q->buf->consumer_index, q->cons);
+}
+
 /* Publish the tail. */
 static inline void rxc_queue_push(struct rxc_queue *q)
 {
