@@ -131,6 +131,19 @@ static void remote_counting_accepts_only_the_remote_ops(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, rxc_cntr_remote_op_valid(recv));
 }
 
+/* Upstream's core passes MODIFY's and READ's ENTRY and OP unchecked. */
+static void modify_and_read_refuse_unknown_entries_and_ops(struct kunit *test)
+{
+	KUNIT_EXPECT_TRUE(test, rxc_cntr_entry_valid(IB_COMP_CNTR_ENTRY_COMP));
+	KUNIT_EXPECT_TRUE(test, rxc_cntr_entry_valid(IB_COMP_CNTR_ENTRY_ERR));
+	KUNIT_EXPECT_FALSE(test, rxc_cntr_entry_valid(2));
+	KUNIT_EXPECT_FALSE(test, rxc_cntr_entry_valid(U32_MAX));
+	KUNIT_EXPECT_TRUE(test, rxc_cntr_modify_op_valid(IB_COMP_CNTR_MODIFY_OP_SET));
+	KUNIT_EXPECT_TRUE(test, rxc_cntr_modify_op_valid(IB_COMP_CNTR_MODIFY_OP_INC));
+	KUNIT_EXPECT_FALSE(test, rxc_cntr_modify_op_valid(2));
+	KUNIT_EXPECT_FALSE(test, rxc_cntr_modify_op_valid(U32_MAX));
+}
+
 static void wait_is_done_at_threshold_or_when_errors_move(struct kunit *test)
 {
 	KUNIT_EXPECT_FALSE(test, rxc_cntr_wait_done(4, 0, 5, 0));
@@ -225,6 +238,7 @@ static struct kunit_case rxc_cntr_cases[] = {
 	KUNIT_CASE(op_mask_check_wants_known_supported_nonempty_masks),
 	KUNIT_CASE(amount_is_bytes_for_bytes_counters_and_one_for_wrs),
 	KUNIT_CASE(remote_counting_accepts_only_the_remote_ops),
+	KUNIT_CASE(modify_and_read_refuse_unknown_entries_and_ops),
 	KUNIT_CASE(wait_is_done_at_threshold_or_when_errors_move),
 	KUNIT_CASE(buffer_desc_check_rejects_flags_types_misalignment_and_short),
 	KUNIT_CASE(attach_fails_with_ebusy_when_masks_overlap),

@@ -105,6 +105,25 @@ bool rxc_cntr_remote_op_valid(u32 op)
 }
 EXPORT_SYMBOL_IF_KUNIT(rxc_cntr_remote_op_valid);
 
+/*
+ * Upstream's core hands MODIFY's and READ's ENTRY and OP to the driver
+ * unchecked (rxc's compat object checks them too): a value of neither
+ * kind must fail, never be taken for one of the two.
+ */
+bool rxc_cntr_entry_valid(u32 entry)
+{
+	return entry == IB_COMP_CNTR_ENTRY_COMP ||
+	       entry == IB_COMP_CNTR_ENTRY_ERR;
+}
+EXPORT_SYMBOL_IF_KUNIT(rxc_cntr_entry_valid);
+
+bool rxc_cntr_modify_op_valid(u32 op)
+{
+	return op == IB_COMP_CNTR_MODIFY_OP_SET ||
+	       op == IB_COMP_CNTR_MODIFY_OP_INC;
+}
+EXPORT_SYMBOL_IF_KUNIT(rxc_cntr_modify_op_valid);
+
 /* Attempts at a wrapping update before it stops racing another writer. */
 #define RXC_CNTR_CMPXCHG_TRIES	16
 
@@ -476,8 +495,14 @@ static int rxc_modify_comp_cntr(struct ib_comp_cntr *ibcc,
 				enum ib_comp_cntr_modify_op op, u64 value)
 {
 	struct rxc_cntr *cntr = to_rcntr(ibcc);
-	atomic64_t *v = rxc_cntr_entry(cntr, entry);
+	atomic64_t *v;
 
+	if (!rxc_cntr_entry_valid(entry) || !rxc_cntr_modify_op_valid(op)) {
+		rxc_dbg(cntr->rxc, "modify_comp_cntr: entry %u op %u\n",
+			entry, op);
+		return -EINVAL;
+	}
+	v = rxc_cntr_entry(cntr, entry);
 	if (op == IB_COMP_CNTR_MODIFY_OP_INC) {
 		rxc_cntr_add(v, value, cntr->max_value);
 	} else {
@@ -497,6 +522,8 @@ static int rxc_modify_comp_cntr(struct ib_comp_cntr *ibcc,
 static int rxc_read_comp_cntr(struct ib_comp_cntr *ibcc,
 			      enum ib_comp_cntr_entry entry, u64 *value)
 {
+	if (!rxc_cntr_entry_valid(entry))
+		return -EINVAL;
 	*value = atomic64_read_acquire(rxc_cntr_entry(to_rcntr(ibcc), entry));
 	return 0;
 }

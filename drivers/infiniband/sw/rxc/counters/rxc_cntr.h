@@ -208,6 +208,8 @@ u64 rxc_cntr_wrap_add(u64 old, u64 n, u64 max_value);
 u64 rxc_cntr_amount(u32 type, u64 bytes);
 u64 rxc_cntr_comp_bytes(const struct rxc_completion *c);
 bool rxc_cntr_remote_op_valid(u32 op);
+bool rxc_cntr_entry_valid(u32 entry);
+bool rxc_cntr_modify_op_valid(u32 op);
 bool rxc_cntr_wait_done(u64 comp, u64 err, u64 threshold, u64 err_base);
 int rxc_cntr_desc_check(const struct ib_uverbs_buffer_desc *desc);
 
