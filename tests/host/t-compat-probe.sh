@@ -21,7 +21,7 @@ trap 'rm -rf "$work"' EXIT
 nfail=0
 ok() { echo "ok - compat probe: $*"; }
 nok() { echo "not ok - compat probe: $*"; nfail=$((nfail + 1)); }
-all="RXC_HAVE_LINUX_UNALIGNED_H RXC_HAVE_EVENTFD_SIGNAL_CTX RXC_HAVE_VM_FLAGS_CLEAR RXC_HAVE_CREATE_CQ_ATTRS"
+all="RXC_HAVE_LINUX_UNALIGNED_H RXC_HAVE_EVENTFD_SIGNAL_CTX RXC_HAVE_VM_FLAGS_CLEAR RXC_HAVE_CREATE_CQ_ATTRS RXC_HAVE_DMA_BUF_VMAP_UNLOCKED"
 
 # flags TREE: the probe's flags, sorted, one line, without -D.
 flags() { sh "$probe" "$1" | tr ' ' '\n' | sed -n 's/^-D//p' | sort | xargs; }
@@ -41,6 +41,8 @@ stub() {
 	mkdir -p "$d/include/linux" "$d/include/rdma"
 	: >"$d/include/linux/eventfd.h"
 	: >"$d/include/linux/mm.h"
+	echo 'int dma_buf_vmap(struct dma_buf *dmabuf, struct iosys_map *map);' \
+		>"$d/include/linux/dma-buf.h"
 	printf '\tint (*create_cq)(struct ib_cq *cq, const struct ib_cq_init_attr *attr,\n\t\t\t struct ib_udata *udata);\n' \
 		>"$d/include/rdma/ib_verbs.h"
 	case $2 in
@@ -52,6 +54,9 @@ stub() {
 	RXC_HAVE_CREATE_CQ_ATTRS)
 		printf '\tint (*create_cq)(struct ib_cq *cq, const struct ib_cq_init_attr *attr,\n\t\t\t struct uverbs_attr_bundle *attrs);\n' \
 			>"$d/include/rdma/ib_verbs.h" ;;
+	RXC_HAVE_DMA_BUF_VMAP_UNLOCKED)
+		echo 'int dma_buf_vmap_unlocked(struct dma_buf *dmabuf, struct iosys_map *map);' \
+			>>"$d/include/linux/dma-buf.h" ;;
 	none) ;;
 	esac
 }

@@ -29,4 +29,9 @@ grep -qw vm_flags_clear "$inc/linux/mm.h" 2>/dev/null &&
 # 6.10: ib_device_ops.create_cq takes the uverbs attribute bundle.
 grep -A1 -F '(*create_cq)(' "$inc/rdma/ib_verbs.h" 2>/dev/null |
 	grep -q 'struct uverbs_attr_bundle' && have RXC_HAVE_CREATE_CQ_ATTRS
+
+# 6.2: dma_buf_vmap() wants the reservation lock held; the _unlocked
+# variants take it.
+grep -qw dma_buf_vmap_unlocked "$inc/linux/dma-buf.h" 2>/dev/null &&
+	have RXC_HAVE_DMA_BUF_VMAP_UNLOCKED
 echo

@@ -8,6 +8,7 @@
 #ifndef RXC_COMPAT_H
 #define RXC_COMPAT_H
 
+#include <linux/dma-buf.h>
 #include <linux/eventfd.h>
 #include <linux/mm.h>
 #include <rdma/ib_verbs.h>
@@ -36,6 +37,32 @@ static inline void rxc_vm_flags_clear(struct vm_area_struct *vma,
 	vm_flags_clear(vma, flags);
 #else
 	vma->vm_flags &= ~flags;
+#endif
+}
+
+/*
+ * Map a dma-buf into the kernel, and unmap it, from a caller that holds
+ * none of its locks.  Since 6.2 dma_buf_vmap() wants the buffer's
+ * reservation lock held and the _unlocked variants take it; 6.1's take
+ * their own lock.
+ */
+static inline int rxc_dma_buf_vmap(struct dma_buf *dmabuf,
+				   struct iosys_map *map)
+{
+#ifdef RXC_HAVE_DMA_BUF_VMAP_UNLOCKED
+	return dma_buf_vmap_unlocked(dmabuf, map);
+#else
+	return dma_buf_vmap(dmabuf, map);
+#endif
+}
+
+static inline void rxc_dma_buf_vunmap(struct dma_buf *dmabuf,
+				      struct iosys_map *map)
+{
+#ifdef RXC_HAVE_DMA_BUF_VMAP_UNLOCKED
+	dma_buf_vunmap_unlocked(dmabuf, map);
+#else
+	dma_buf_vunmap(dmabuf, map);
 #endif
 }
 

@@ -20,6 +20,7 @@
 #include <rdma/ib_umem.h>
 
 #include "rxc.h"
+#include "rxc_compat.h"
 #include "counters/rxc_cntr.h"
 
 MODULE_IMPORT_NS(DMA_BUF);
@@ -126,7 +127,7 @@ static int rxc_cntr_mem_dmabuf(struct rxc_dev *rxc, struct rxc_cntr_mem *m,
 		err = -EOPNOTSUPP;
 		goto err_put;
 	}
-	err = dma_buf_vmap(dmabuf, &m->map);
+	err = rxc_dma_buf_vmap(dmabuf, &m->map);
 	if (err) {
 		rxc_warn(rxc, "comp_cntr: %s buffer: dma_buf_vmap failed (%d)\n",
 			 which, err);
@@ -145,7 +146,7 @@ static int rxc_cntr_mem_dmabuf(struct rxc_dev *rxc, struct rxc_cntr_mem *m,
 	return 0;
 
 err_vunmap:
-	dma_buf_vunmap(dmabuf, &m->map);
+	rxc_dma_buf_vunmap(dmabuf, &m->map);
 err_put:
 	dma_buf_put(dmabuf);
 	return err;
@@ -188,7 +189,7 @@ void rxc_cntr_mem_release(struct rxc_cntr_mem *m)
 		ib_umem_release(m->umem);
 		break;
 	case RXC_CNTR_MEM_DMABUF:
-		dma_buf_vunmap(m->dmabuf, &m->map);
+		rxc_dma_buf_vunmap(m->dmabuf, &m->map);
 		dma_buf_put(m->dmabuf);
 		break;
 	}
