@@ -30,6 +30,10 @@ mkdir -p "$PAIR_LOGS"
 trap peer_cleanup EXIT
 peer_up
 PORT=18700
+# The link-local GIDs route only once both addresses have passed DAD.
+check "link-local addresses on both ends" wait_for 20 sh -c \
+	"/usr/sbin/ip -6 addr show dev $NETDEV scope link -tentative | grep -q inet6 &&
+	 ${SRV[*]} /usr/sbin/ip -6 addr show dev veth1 scope link -tentative | grep -q inet6"
 
 # ucx_env DEV: UCX's settings for one end.
 ucx_env() {
