@@ -51,22 +51,28 @@ all_groups=$(sed -n 's/^all_groups="\(.*\)"$/\1/p' "$repo/tests/guest/run-all.sh
 # 6.12 runs what differs between the kernels: the verbs ABI and counters
 # (t-verbs, t-comp-cntr, t-userspace), the tools and pyverbs against
 # 6.12's own rdma_rxe, the interop matrix with it, lifetimes, removal and
-# namespaces.  The fast tier runs the interop and tool matrices in part
-# there (RXC_TIER) and leaves the Debian packages (DKMS under emulation,
-# the longest group) and the teardown storms to 6.1.  The transport's
+# namespaces, UCX.  The fast tier runs the interop and tool matrices in
+# part there (RXC_TIER) and leaves pyverbs, UCX, the Debian packages
+# (DKMS under emulation, the longest group) and the teardown storms to
+# 6.1.  The transport's
 # loss, MTU and fuzz groups exercise code that does not depend on the
 # kernel's interfaces; 6.1 and the debug kernel run them.
 #
 # The debug kernel's sanitizers find what functional tests cannot, on the
 # paths that create, share and free objects: lifetimes, teardown,
 # removal, the counters, the fuzzers' smoke and fault injection (its own
-# config only).  The fast tier runs those there; --full runs everything.
+# config only).  The fast tier runs those there, with smaller loads
+# (lib.sh by_kernel); --full runs everything.
+#
+# The time CI has is spent by the debug kernel: its build in the
+# background ends about when the stock guests do, and its guest runs
+# last, alone.
 groups_of() {
 	case $1/$tier in
 	stock/*) echo "$all_groups" ;;
-	stock-6.12/fast) echo "t-device t-verbs t-comp-cntr t-userspace t-tools t-pyverbs t-lifecycle t-removal t-net t-netns-move t-ucx t-interop" ;;
+	stock-6.12/fast) echo "t-device t-verbs t-comp-cntr t-userspace t-tools t-lifecycle t-removal t-net t-netns-move t-interop" ;;
 	stock-6.12/full) echo "t-device t-verbs t-comp-cntr t-userspace t-tools t-pyverbs t-lifecycle t-removal t-net t-netns-move t-ucx t-teardown t-interop t-packages" ;;
-	debug/fast) echo "t-device t-comp-cntr t-lifecycle t-removal t-fuzz-packets t-fuzz-uverbs t-fuzz-rings t-teardown t-faults" ;;
+	debug/fast) echo "t-comp-cntr t-lifecycle t-removal t-fuzz-packets t-fuzz-uverbs t-fuzz-rings t-teardown t-faults" ;;
 	debug/full) echo "$all_groups" ;;
 	esac
 }
@@ -108,7 +114,9 @@ split_since "install" "$t0"
 # unpacked first.
 debug_dir='' debug_pid='' debug_t0=$(date +%s)
 if [[ " $kernels " == *" debug "* ]]; then
+	t0=$(date +%s)
 	"$here/build-debug-kernel.sh" --source >/dev/null
+	split_since "debug kernel source (checkpatch's too)" "$t0"
 	log "debug kernel: building in the background (cached after the first build, about 10 minutes alone)"
 	nice -n 19 "$here/build-debug-kernel.sh" >"$out/debug-kernel.dir" \
 		2>"$out/debug-kernel.log" &

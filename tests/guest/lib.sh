@@ -42,6 +42,20 @@ part_of_matrix() {
 		{ [ "$RXC_TIER" = fast ] && [ "${RXC_KERNEL:-stock}" != stock ]; }
 }
 
+# by_kernel STOCK DEBUG [DEBUG_FAST]: the size of a load for this guest:
+# STOCK on the stock kernels, DEBUG on the debug kernel (ten times
+# slower), and DEBUG_FAST there in the fast tier, where most of CI's
+# time goes.
+by_kernel() {
+	if [ "$SLOW" -eq 1 ]; then
+		echo "$1"
+	elif [ "$RXC_TIER" = fast ]; then
+		echo "${3:-$2}"
+	else
+		echo "$2"
+	fi
+}
+
 tap() {	# tap "ok"|"not ok" NAME [DIRECTIVE]
 	local line="$1 - $SUITE: $2${3:+ # $3}"
 	echo "$line" >>"$TAP"

@@ -18,7 +18,8 @@
 # the reports allocation failures print (warn_alloc) and nothing else.
 #
 # RXC_FAULT_PCT (default 5) is the share of skb allocations that fail,
-# RXC_FAULT_SECS (10; 20 on the debug kernel) how long each of
+# RXC_FAULT_SECS (10; 20 on the debug kernel, 10 there in the fast
+# tier) how long each of
 # RXC_STORM_PROCS (4) processes moves checked data under them.
 # Leaves $DEV in place on $NETDEV, as run-all.sh set it up.
 set -euo pipefail
@@ -30,7 +31,7 @@ fi=/sys/kernel/debug
 skb_cache=/sys/kernel/slab/skbuff_head_cache
 pct=${RXC_FAULT_PCT:-5}
 procs=${RXC_STORM_PROCS:-4}
-if [ "$SLOW" -gt 1 ]; then secs=${RXC_FAULT_SECS:-20}; else secs=${RXC_FAULT_SECS:-10}; fi
+secs=${RXC_FAULT_SECS:-$(by_kernel 10 20 10)}
 
 skip_unless_rxc_tool "fault injection" "$sweep" && exit 0
 mountpoint -q "$fi" || mount -t debugfs none "$fi"

@@ -9,13 +9,14 @@
 # the kernel log stays clean (scan-dmesg).
 #
 # RXC_FUZZ_PACKETS (default 2000, the CI smoke; a quarter of that on a
-# slow debug kernel) sets how many packets go out; the transfer grows with
+# slow debug kernel, 100 there in the fast tier) sets how many packets go
+# out; the transfer grows with
 # it in rounds.  RXC_FUZZ_SEED fixes the mutations.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib.sh"
 SUITE=fuzz-packets
-if [ "$SLOW" -gt 1 ]; then count=${RXC_FUZZ_PACKETS:-500}; else count=${RXC_FUZZ_PACKETS:-2000}; fi
+count=${RXC_FUZZ_PACKETS:-$(by_kernel 2000 500 100)}
 seed=${RXC_FUZZ_SEED:-$RANDOM}
 
 skip_unless_peer_xfer "packet fuzzer" && exit 0

@@ -10,14 +10,14 @@
 # kernel said nothing.
 #
 # RXC_RING_FUZZ_ACTIONS (default 20000, the CI smoke; 3000 on the debug
-# kernel) and RXC_RING_FUZZ_SEED (2026) set the run; the seed is printed
+# kernel, 1000 there in the fast tier) and RXC_RING_FUZZ_SEED (2026) set the run; the seed is printed
 # either way.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib.sh"
 SUITE="fuzz-rings"
 fuzz=${RXC_REPO:-/nonexistent}/build/tests/tools/ring_fuzz
-if [ "$SLOW" -gt 1 ]; then actions=${RXC_RING_FUZZ_ACTIONS:-3000}; else actions=${RXC_RING_FUZZ_ACTIONS:-20000}; fi
+actions=${RXC_RING_FUZZ_ACTIONS:-$(by_kernel 20000 3000 1000)}
 seed=${RXC_RING_FUZZ_SEED:-2026}
 
 skip_unless_rxc_tool "ring fuzzer" "$fuzz" && exit 0

@@ -8,7 +8,8 @@
 # traffic afterwards, and (run-all's dmesg scan) the kernel said nothing.
 #
 # RXC_UVERBS_FUZZ_CALLS (default 100000, the CI smoke, about 10 s; 5000
-# on the debug kernel, which manages some 100 calls a second),
+# on the debug kernel, which manages some 100 calls a second, 1500 there
+# in the fast tier),
 # RXC_UVERBS_FUZZ_THREADS (4) and RXC_UVERBS_FUZZ_SEED (2026) set the run;
 # the seed is printed either way.
 set -euo pipefail
@@ -16,7 +17,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib.sh"
 SUITE="fuzz-uverbs"
 fuzz=${RXC_REPO:-/nonexistent}/build/tests/tools/uverbs_fuzz
-if [ "$SLOW" -gt 1 ]; then calls=${RXC_UVERBS_FUZZ_CALLS:-5000}; else calls=${RXC_UVERBS_FUZZ_CALLS:-100000}; fi
+calls=${RXC_UVERBS_FUZZ_CALLS:-$(by_kernel 100000 5000 1500)}
 threads=${RXC_UVERBS_FUZZ_THREADS:-4}
 seed=${RXC_UVERBS_FUZZ_SEED:-2026}
 

@@ -52,6 +52,9 @@ else
 	V6_STEPS=(pingpongs perftests rping_pair xfers) V6_XFERS="send write read atomic"
 	LOSS_FAMILIES="ipv4 ipv6" LOSS_STEPS=(perftests xfers) LOSS_XFERS=$V6_XFERS
 fi
+# The fast tier runs the loss passes over IPv4 alone: below the address
+# family, recovery takes the same paths.
+[ "$RXC_TIER" = full ] || LOSS_FAMILIES=ipv4
 
 if [ "$DEV_TYPE" != rxc ]; then
 	skip "rdma_rxe and rxc on one wire" "only meaningful with rxc"

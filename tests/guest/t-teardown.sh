@@ -10,7 +10,7 @@
 # kernel must have said nothing.
 #
 # RXC_STORM_PROCS (default 4) processes at a time, RXC_STORM_ROUNDS (8;
-# 2 on the debug kernel) kill -9 rounds.
+# 2 on the debug kernel, 1 there in the fast tier) kill -9 rounds.
 # Leaves $DEV in place on $NETDEV, as run-all.sh set it up.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -19,7 +19,7 @@ SUITE=teardown
 IP=/usr/sbin/ip
 
 procs=${RXC_STORM_PROCS:-4}
-if [ "$SLOW" -gt 1 ]; then rounds=${RXC_STORM_ROUNDS:-2}; else rounds=${RXC_STORM_ROUNDS:-8}; fi
+rounds=${RXC_STORM_ROUNDS:-$(by_kernel 8 2 1)}
 
 skip_unless_rxc_tool "teardown under traffic" "$STORM" && exit 0
 
