@@ -129,8 +129,9 @@ for kdir in /usr/src/linux-headers-*-amd64; do
 		"$(echo "$log" | tail -n 3)"
 	ko=$(find "$work/dkms/rdma-rxc/$ver/$k" -name 'rdma_rxc.ko*' 2>/dev/null | head -n 1)
 	missing=''
+	parms=$(modinfo -F parm "$ko" 2>/dev/null)
 	for prm in $params; do
-		modinfo -F parm "$ko" 2>/dev/null | grep -q "^$prm:.*[a-z]" ||
+		grep -q "^$prm:.*[a-z]" <<<"$parms" ||
 			missing="$missing $prm"
 	done
 	[ -n "$ko" ] && [ -z "$missing" ]
@@ -151,7 +152,9 @@ res $? "pkg-config --cflags --libs librxc" "$flags"
 cc -Wall -Werror -o "$work/prog" "$repo/userspace/examples/unsignaled_writes.c" \
 	"$repo/userspace/examples/common.c" $flags 2>"$work/cc.log"
 res $? "an example builds with those flags alone" "$(head -n 5 "$work/cc.log")"
-LD_LIBRARY_PATH=$root/usr/lib/x86_64-linux-gnu ldd "$work/prog" 2>/dev/null |
-	grep -q "librxc.so.1 => $root"
-res $? "it loads the unpacked librxc.so.1"
+# Output first, then grep: under pipefail, grep -q quitting at the match
+# can kill ldd with SIGPIPE and fail the test (seen on a loaded machine).
+libs=$(LD_LIBRARY_PATH=$root/usr/lib/x86_64-linux-gnu ldd "$work/prog" 2>/dev/null)
+grep -q "librxc.so.1 => $root" <<<"$libs"
+res $? "it loads the unpacked librxc.so.1" "$libs"
 [ "$nfail" -eq 0 ]
