@@ -347,8 +347,6 @@ cat "${taps[@]}" | grep -E '^not ok ' || echo "(none)"
 for k in $kernels; do
 	[ ! -f "$out/$k/guest.log" ] || context "$out/$k/guest.log"
 done
-# A build still running (no debug guest asked for it) is not waited for.
-[ -z "$debug_pid" ] || kill "$debug_pid" 2>/dev/null || true
 echo "=== time split ($tier tier, $(($(date +%s) - check_t0)) s in all)"
 printf '%s\n' "${splits[@]}"
 echo "=== summary ($tier tier, DEV_TYPE=$DEV_TYPE, results in $out)"
