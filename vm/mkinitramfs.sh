@@ -124,11 +124,13 @@ key=$(cd "$stage" && find . -type f -o -type l | LC_ALL=C sort |
 	while read -r f; do echo "$f"; if [ -L "$f" ]; then readlink "$f"; else cat "$f"; fi; done |
 	sha256sum | cut -c1-16)
 out=$cache/initramfs-$kver-$key.cpio.gz
+# Guests booted at once may both build it: each writes its own temporary
+# file and the rename is atomic.
 if [ ! -f "$out" ]; then
 	mkdir -p "$cache"
 	(cd "$stage" && find . | LC_ALL=C sort | cpio -o -H newc --quiet) |
-		gzip -1 >"$out.tmp"
-	mv "$out.tmp" "$out"
+		gzip -1 >"$out.tmp.$$"
+	mv "$out.tmp.$$" "$out"
 	log "built $out"
 fi
 echo "$out"
