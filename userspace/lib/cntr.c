@@ -25,6 +25,8 @@
 
 /* A counter value is one naturally aligned 64-bit word. */
 #define VALUE_SIZE	sizeof(uint64_t)
+/* The six operations a counter can count (IBV_QP_ATTACH_COMP_CNTR_OP_*). */
+#define RXC_ATTACH_ALL_OPS	((1u << 6) - 1)
 
 static int check_location(const struct rxcdv_memory_location *loc)
 {
@@ -381,14 +383,18 @@ int ibv_qp_attach_comp_cntr(struct ibv_qp *qp, struct ibv_comp_cntr *comp_cntr,
 
 	if (!qp || !comp_cntr || !attr || attr->comp_mask)
 		return EINVAL;
+	/*
+	 * The kernel says EINVAL for a bit outside the six operations, as
+	 * upstream's core does; the verb promises EOPNOTSUPP, as for a known
+	 * operation the device does not count.  An empty mask is the
+	 * kernel's EINVAL.
+	 */
+	if (attr->op_mask & ~RXC_ATTACH_ALL_OPS)
+		return EOPNOTSUPP;
 	rxc_ioctl_init(&c, UVERBS_OBJECT_QP, UVERBS_METHOD_QP_ATTACH_COMP_CNTR);
 	rxc_ioctl_idr(&c, UVERBS_ATTR_QP_ATTACH_COMP_CNTR_HANDLE, qp->handle);
 	rxc_ioctl_idr(&c, UVERBS_ATTR_QP_ATTACH_COMP_CNTR_CNTR_HANDLE,
 		      comp_cntr->handle);
-	/*
-	 * Unknown bits go to the kernel as they are, which refuses them with
-	 * EOPNOTSUPP as the man page promises; an empty mask is its EINVAL.
-	 */
 	rxc_ioctl_u32(&c, UVERBS_ATTR_QP_ATTACH_COMP_CNTR_OP_MASK,
 		      attr->op_mask);
 	return rxc_ioctl_run(qp->context, &c);

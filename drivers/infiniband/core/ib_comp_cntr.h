@@ -133,15 +133,16 @@ struct ib_comp_cntr_attachments {
  * @op_mask: what user space asked to count
  * @supported: IB_UVERBS_QP_ATTACH_COMP_CNTR_OP_* bits the device counts
  *
- * Unknown or unsupported bits are "not supported" (EOPNOTSUPP), as
- * upstream says; only then is an empty mask "invalid" (EINVAL).
+ * Upstream's core errnos: a bit outside the six operations (which
+ * uverbs_get_flags32() refuses first) or an empty mask is EINVAL; a known
+ * operation the device does not count is EOPNOTSUPP.
  */
 static inline int ib_comp_cntr_check_op_mask(u32 op_mask, u32 supported)
 {
-	if (op_mask & ~(IB_COMP_CNTR_ALL_OPS & supported))
-		return -EOPNOTSUPP;
-	if (!op_mask)
+	if ((op_mask & ~IB_COMP_CNTR_ALL_OPS) || !op_mask)
 		return -EINVAL;
+	if (op_mask & ~supported)
+		return -EOPNOTSUPP;
 	return 0;
 }
 

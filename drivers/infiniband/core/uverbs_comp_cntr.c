@@ -76,9 +76,10 @@ static int UVERBS_HANDLER(UVERBS_METHOD_QP_ATTACH_COMP_CNTR)(struct uverbs_attr_
 	if (!ib_comp_cntr_supported(ops) || !ops->query_comp_cntr_caps)
 		return -EOPNOTSUPP;
 
-	/* Unknown bits are "not supported", not "malformed": no mask limit. */
+	/* A bit outside the six operations is EINVAL, as upstream's core. */
 	ret = uverbs_get_flags32(&attr.op_mask, attrs,
-				 UVERBS_ATTR_QP_ATTACH_COMP_CNTR_OP_MASK, U32_MAX);
+				 UVERBS_ATTR_QP_ATTACH_COMP_CNTR_OP_MASK,
+				 IB_COMP_CNTR_ALL_OPS);
 	if (ret)
 		return ret;
 
