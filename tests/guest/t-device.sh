@@ -55,3 +55,42 @@ check "$DEV has its GSI QP" \
 	sh -c "rdma resource show qp link $DEV/1 | grep -Eq 'lqpn 1 .*type GSI'"
 check "ib_mad opened $DEV without errors" \
 	sh -c "! dmesg | grep -E \"ib_mad.*Couldn't\""
+
+# The kernel memory a user has the driver allocate is charged to the
+# user's memory cgroup.  qp_hog creates QPs with 4096-deep queues (about
+# 2 MiB of rings and copies each): in a group limited to 32 MiB it gets
+# ENOMEM after a few, and nothing is killed; outside it, all 40 exist.
+hog=${RXC_REPO:-/nonexistent}/build/tests/tools/qp_hog
+cg=/sys/fs/cgroup
+memcg_ready() {
+	mountpoint -q "$cg" || mount -t cgroup2 none "$cg" || return 1
+	grep -qw memory "$cg/cgroup.controllers" &&
+		echo +memory >"$cg/cgroup.subtree_control"
+}
+# hog_in DIR: qp_hog's last line, run as a member of cgroup DIR.
+hog_in() {
+	# shellcheck disable=SC2016 # $$ is the inner shell's, on purpose
+	timeout -k 5 $((300 * SLOW)) sh -c 'echo $$ >"$1/cgroup.procs" && exec "$2" "$3" 40 4096' \
+		- "$1" "$hog" "$DEV" | tail -n 1
+}
+if [ "$DEV_TYPE" != rxc ]; then
+	skip "memory cgroup charges" "rdma_rxe does not charge its rings"
+elif [ ! -x "$hog" ]; then
+	skip "memory cgroup charges" "qp_hog not built: $hog"
+elif ! memcg_ready; then
+	skip "memory cgroup charges" "no cgroup v2 memory controller"
+else
+	mkdir -p "$cg/rxc-hog"
+	echo 32M >"$cg/rxc-hog/memory.max"
+	got=$(hog_in "$cg/rxc-hog")
+	echo "in 32 MiB: $got"
+	check "QPs in a 32 MiB memory cgroup stop with ENOMEM (12)" \
+		test "${got#created=* }" = errno=12
+	check "and nothing in the group is OOM-killed" \
+		grep -qx 'oom_kill 0' "$cg/rxc-hog/memory.events"
+	got=$(hog_in "$cg")
+	echo "unlimited: $got"
+	check "the same 40 QPs are created outside the group" \
+		test "$got" = "created=40 errno=0"
+	rmdir "$cg/rxc-hog"
+fi

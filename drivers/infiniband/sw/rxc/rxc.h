@@ -34,6 +34,16 @@ struct rxc_udp;
  */
 #define RXC_MAX_MSG_SIZE	0x80000000U
 
+/*
+ * Memory whose size a user picks (rings, their private copies, page
+ * lists): charged to the caller's memory cgroup, and when that or the
+ * machine runs short, the verb fails with ENOMEM, with no OOM kill and
+ * no warning in the kernel log.  Smaller objects a user causes use plain
+ * GFP_KERNEL_ACCOUNT.
+ */
+#define RXC_GFP_USER_SIZED (GFP_KERNEL_ACCOUNT | __GFP_RETRY_MAYFAIL | \
+			    __GFP_NOWARN)
+
 /* QPN 0 and 1 are the special QPs; IB reserves QPNs below 16 for them. */
 #define RXC_MIN_QPN		16
 #define RXC_MAX_QPN		0xffffff

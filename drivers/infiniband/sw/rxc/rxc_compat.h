@@ -29,14 +29,14 @@ static inline void rxc_eventfd_signal(struct eventfd_ctx *ctx)
 #endif
 }
 
-/* Clear VMA flags of a mapping that is being set up. */
-static inline void rxc_vm_flags_clear(struct vm_area_struct *vma,
-				      vm_flags_t flags)
+/* Set and clear VMA flags of a mapping that is being set up. */
+static inline void rxc_vm_flags_mod(struct vm_area_struct *vma,
+				    vm_flags_t set, vm_flags_t clear)
 {
 #ifdef RXC_HAVE_VM_FLAGS_CLEAR
-	vm_flags_clear(vma, flags);
+	vm_flags_mod(vma, set, clear);
 #else
-	vma->vm_flags &= ~flags;
+	vma->vm_flags = (vma->vm_flags | set) & ~clear;
 #endif
 }
 

@@ -245,15 +245,15 @@ static struct rxc_cntr_page *rxc_cntr_page_alloc(struct ib_ucontext *uctx)
 	struct rxc_cntr_page *page;
 	int err;
 
-	page = kzalloc(sizeof(*page), GFP_KERNEL);
+	page = kzalloc(sizeof(*page), GFP_KERNEL_ACCOUNT);
 	if (!page)
 		return ERR_PTR(-ENOMEM);
-	page->mmap = kzalloc(sizeof(*page->mmap), GFP_KERNEL);
+	page->mmap = kzalloc(sizeof(*page->mmap), GFP_KERNEL_ACCOUNT);
 	if (!page->mmap) {
 		err = -ENOMEM;
 		goto err_page;
 	}
-	page->vals = vmalloc_user(PAGE_SIZE);
+	page->vals = rxc_user_buf_alloc(PAGE_SIZE);
 	if (!page->vals) {
 		err = -ENOMEM;
 		goto err_mmap;

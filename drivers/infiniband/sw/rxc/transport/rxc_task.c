@@ -653,7 +653,11 @@ static void rxc_rnr_timer_fn(struct timer_list *t)
 	rxc_qp_sched(qp);
 }
 
-/* Process context, from create_qp; the rings exist already. */
+/*
+ * Process context, from create_qp; the rings exist already.  Charged to
+ * the caller's memory cgroup, like everything a user can have allocated
+ * (RXC_GFP_USER_SIZED).
+ */
 int rxc_qp_transport_create(struct rxc_qp *qp)
 {
 	u32 slots = qp->sq.q.mask + 1;
@@ -663,23 +667,24 @@ int rxc_qp_transport_create(struct rxc_qp *qp)
 	bool ud = type == IB_QPT_UD || type == IB_QPT_GSI;
 
 	qp->req.copy = kvmalloc(array_size(slots, 1U << qp->sq.q.log2_elem),
-				GFP_KERNEL);
-	qp->req.wqe = kvcalloc(slots, sizeof(*qp->req.wqe), GFP_KERNEL);
+				RXC_GFP_USER_SIZED);
+	qp->req.wqe = kvcalloc(slots, sizeof(*qp->req.wqe),
+			       RXC_GFP_USER_SIZED);
 	if (ud)
 		qp->req.ud_av = kvcalloc(slots, sizeof(*qp->req.ud_av),
-					 GFP_KERNEL);
+					 RXC_GFP_USER_SIZED);
 	qp->resp.sge = kcalloc(max(rsge, 1U), sizeof(*qp->resp.sge),
-			       GFP_KERNEL);
+			       GFP_KERNEL_ACCOUNT);
 	if (type == IB_QPT_RC) {
 		qp->resp.atomic_slots = rxc->limits.max_rd_atomic;
 		qp->resp.atomics = kcalloc(qp->resp.atomic_slots,
 					   sizeof(*qp->resp.atomics),
-					   GFP_KERNEL);
+					   GFP_KERNEL_ACCOUNT);
 	}
 	if (!qp->req.copy || !qp->req.wqe || (ud && !qp->req.ud_av) ||
 	    !qp->resp.sge ||
 	    (qp->resp.atomic_slots && !qp->resp.atomics) ||
-	    dst_cache_init(&qp->route, GFP_KERNEL)) {
+	    dst_cache_init(&qp->route, GFP_KERNEL_ACCOUNT)) {
 		rxc_qp_transport_destroy(qp);
 		return -ENOMEM;
 	}

@@ -29,8 +29,8 @@ int rxc_create_ah(struct ib_ah *ibah, struct rdma_ah_init_attr *init,
 		  struct ib_udata *udata)
 {
 	struct rxc_dev *rxc = to_rdev(ibah->device);
-	gfp_t gfp = init->flags & RDMA_CREATE_AH_SLEEPABLE ? GFP_KERNEL :
-							     GFP_ATOMIC;
+	gfp_t gfp = init->flags & RDMA_CREATE_AH_SLEEPABLE ?
+		    GFP_KERNEL_ACCOUNT : GFP_ATOMIC | __GFP_ACCOUNT;
 	struct rxc_ah *ah = to_rah(ibah);
 	struct rxe_create_ah_resp resp = {};
 	unsigned long flags;

@@ -30,7 +30,7 @@ s64 rxc_key_alloc(struct rxc_dev *rxc, void *obj, enum rxc_key_type type,
 
 	err = xa_alloc_cyclic(&rxc->key_xa, index, xa_tag_pointer(obj, type),
 			      XA_LIMIT(1, RXC_KEY_INDEX_MAX), &rxc->next_key,
-			      GFP_KERNEL);
+			      GFP_KERNEL_ACCOUNT);
 	if (err < 0)
 		return err;
 	return (s64)(*index << 8 | get_random_u8());

@@ -27,7 +27,7 @@ static struct rxc_mr *rxc_mr_alloc(struct ib_pd *ibpd, enum rxc_mr_type type,
 	if (err)
 		return ERR_PTR(err);
 
-	mr = kzalloc(sizeof(*mr), GFP_KERNEL);
+	mr = kzalloc(sizeof(*mr), GFP_KERNEL_ACCOUNT);
 	if (!mr) {
 		err = -ENOMEM;
 		goto err_res;
@@ -89,7 +89,7 @@ static int rxc_mr_index_pages(struct rxc_mr *mr)
 	size_t n = 0;
 
 	mr->pages = kvcalloc(ib_umem_num_pages(umem), sizeof(*mr->pages),
-			     GFP_KERNEL);
+			     RXC_GFP_USER_SIZED);
 	if (!mr->pages)
 		return -ENOMEM;
 	for_each_sgtable_page(&umem->sgt_append.sgt, &iter, 0)

@@ -225,11 +225,11 @@ static int rxc_qp_alloc_qpn(struct rxc_dev *rxc, struct rxc_qp *qp, u32 *qpn)
 	/* The receive path looks QPs up in softirq: _bh. */
 	if (qp->ibqp.qp_type == IB_QPT_GSI) {
 		*qpn = 1;
-		return xa_insert_bh(&rxc->qp_xa, 1, qp, GFP_KERNEL);
+		return xa_insert_bh(&rxc->qp_xa, 1, qp, GFP_KERNEL_ACCOUNT);
 	}
 	err = xa_alloc_cyclic_bh(&rxc->qp_xa, qpn, qp,
 				 XA_LIMIT(RXC_MIN_QPN, RXC_MAX_QPN),
-				 &rxc->next_qpn, GFP_KERNEL);
+				 &rxc->next_qpn, GFP_KERNEL_ACCOUNT);
 	return err < 0 ? err : 0;
 }
 

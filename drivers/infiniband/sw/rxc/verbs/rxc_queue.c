@@ -63,7 +63,7 @@ int rxc_queue_init(struct rxc_queue *q, u32 *num_elem, u32 elem_size,
 
 	memset(q, 0, sizeof(*q));
 	q->size = PAGE_ALIGN(sizeof(*q->buf) + ((size_t)slots << log2_elem));
-	q->buf = vmalloc_user(q->size);
+	q->buf = rxc_user_buf_alloc(q->size);
 	if (!q->buf)
 		return -ENOMEM;
 
@@ -93,7 +93,7 @@ int rxc_queue_map(struct rxc_queue *q, struct ib_ucontext *uctx,
 	struct rxc_mmap_entry *entry;
 	int err;
 
-	entry = kzalloc(sizeof(*entry), GFP_KERNEL);
+	entry = kzalloc(sizeof(*entry), GFP_KERNEL_ACCOUNT);
 	if (!entry)
 		return -ENOMEM;
 

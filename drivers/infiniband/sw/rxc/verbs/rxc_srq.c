@@ -63,7 +63,7 @@ int rxc_create_srq(struct ib_srq *ibsrq, struct ib_srq_init_attr *init,
 		goto err_res;
 
 	err = xa_alloc(&rxc->srq_xa, &srq->srq_num, srq, xa_limit_32b,
-		       GFP_KERNEL);
+		       GFP_KERNEL_ACCOUNT);
 	if (err)
 		goto err_ring;
 

@@ -285,6 +285,7 @@ int rxc_device_register(struct rxc_dev *rxc, const char *name);
 /* rxc_ucontext.c */
 int rxc_alloc_ucontext(struct ib_ucontext *uctx, struct ib_udata *udata);
 void rxc_dealloc_ucontext(struct ib_ucontext *uctx);
+void *rxc_user_buf_alloc(size_t size);
 int rxc_mmap(struct ib_ucontext *uctx, struct vm_area_struct *vma);
 void rxc_mmap_free(struct rdma_user_mmap_entry *entry);
 void rxc_disassociate_ucontext(struct ib_ucontext *uctx);
