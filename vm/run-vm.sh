@@ -100,8 +100,29 @@ gtmo=$((tmo - 90 - tmo / 10))
 	done
 } >"$results/.vm/env"
 
+# The guest reaches guest-boot.sh within a minute or two even on a busy
+# machine; a kernel that has not by then hung while booting.
+boot_tmo=${RXC_BOOT_TIMEOUT:-300}
+booted() { grep -q 'guest-boot: ' "$results/console.log" 2>/dev/null; }
+
+# boot_watch PID: wait for the VM at PID to reach guest-boot.sh, and stop
+# it if it does not within boot_tmo seconds.
+boot_watch() {
+	local waited=0
+	while kill -0 "$1" 2>/dev/null && ! booted; do
+		if [ "$waited" -ge "$boot_tmo" ]; then
+			log "no sign of guest-boot.sh after ${boot_tmo}s: the kernel hung while booting"
+			kill "$1"
+			return
+		fi
+		sleep 5
+		waited=$((waited + 5))
+	done
+}
+
 # boot: one run of the VM; sets rc to QEMU's exit status.
 boot() {
+	local pid
 	rc=0
 	# -nodefaults: no NIC, VGA or monitor, so the guest has no way out and
 	# nothing competes with the serial console.  No -enable-kvm (hangs here).
@@ -113,7 +134,10 @@ boot() {
 		-virtfs local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap \
 		-virtfs "local,path=$repo,mount_tag=repo,security_model=none,readonly=on" \
 		-virtfs "local,path=$results,mount_tag=results,security_model=none" \
-		>"$results/qemu.log" 2>&1 </dev/null || rc=$?
+		>"$results/qemu.log" 2>&1 </dev/null &
+	pid=$!
+	boot_watch "$pid"
+	wait "$pid" || rc=$?
 }
 
 log "booting $kernel kernel $kver (timeout ${tmo}s), results in $results"
@@ -121,12 +145,13 @@ start=$(date +%s)
 boot
 # Debian's 6.12 kernel, under QEMU 7.2's multi-threaded TCG, now and then
 # dies of an unhandled int3 while it patches its own code early in boot,
-# long before anything of ours runs.  Such a boot (the guest never reached
-# guest-boot.sh) is tried once more; its console log is kept apart.
-if [ ! -f "$results/.vm/exit-status" ] && [ "$rc" -ne 124 ] &&
-	! grep -q 'guest-boot: ' "$results/console.log" 2>/dev/null; then
+# and 6.1 has been seen to hang right after switching to the HPET clock
+# source, long before anything of ours runs.  Such a boot (the guest never
+# reached guest-boot.sh) is tried once more; its console log is kept
+# apart.
+if [ ! -f "$results/.vm/exit-status" ] && [ "$rc" -ne 124 ] && ! booted; then
 	mv "$results/console.log" "$results/console.failed-boot.log"
-	log "the kernel died before the guest started (see console.failed-boot.log); booting again"
+	log "the kernel died or hung before the guest started (see console.failed-boot.log); booting again"
 	boot
 fi
 log "VM ran $(($(date +%s) - start))s"
