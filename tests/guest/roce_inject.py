@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 """Send one hand-made RoCEv2 packet, to test how a receiver drops it.
 
-usage: python3 roce_inject.py SRC_IP DST_IP KIND [QPN PSN [VA RKEY LEN]]
+usage: python3 roce_inject.py SRC_IP DST_IP KIND [QPN PSN [VA RKEY LEN
+                                                   [FLOOD_IP COUNT]]]
 
 KIND is one of:
   truncated   a UDP datagram too short to hold a BTH and an ICRC
@@ -11,6 +12,9 @@ KIND is one of:
   ack         a well-formed RC ACKNOWLEDGE of PSN, correct ICRC, to QPN
   read        a well-formed RC RDMA READ request at PSN for LEN bytes at
               VA under RKEY, correct ICRC, to QPN
+  read_flood  the same READ, then COUNT copies of it from FLOOD_IP, as
+              fast as they go: a flood from a third host while the
+              responder is busy with the peer's READ
 
 The IP header is built here (raw socket, IP_HDRINCL) because the ICRC
 covers fields the kernel would otherwise choose, such as the IP ID.
@@ -81,9 +85,20 @@ def packet(src, dst, kind, args):
 
 def main():
     src, dst, kind = sys.argv[1:4]
+    args = sys.argv[4:]
     s = socket.socket(socket.AF_INET, socket.SOCK_RAW, socket.IPPROTO_RAW)
     s.setsockopt(socket.IPPROTO_IP, socket.IP_HDRINCL, 1)
-    s.sendto(packet(src, dst, kind, sys.argv[4:]), (dst, 0))
+    if kind != 'read_flood':
+        s.sendto(packet(src, dst, kind, args), (dst, 0))
+        return
+    # Both packets are built before the first is sent, so that the flood
+    # follows the READ at once.
+    flood_src, count = args[5], int(args[6], 0)
+    first = packet(src, dst, 'read', args[:5])
+    forged = packet(flood_src, dst, 'read', args[:5])
+    s.sendto(first, (dst, 0))
+    for _ in range(count):
+        s.sendto(forged, (dst, 0))
 
 
 if __name__ == '__main__':

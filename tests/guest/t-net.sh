@@ -86,13 +86,13 @@ target_says() {	# target_says CMD: the target's one-line answer
 	read -r -t 30 answer <&"${PT[0]}" || true
 	echo "$answer"
 }
-target_start() {	# a new target; sets qpn psn rq_psn va rkey, or fails
+target_start() {	# a new target; sets qpn psn rq_psn va rkey rlen, or fails
 	local line=''
 	coproc PT { "$target" "$TDEV" "$NEAR_IP" "$FAR_IP" 2>&1; }
 	read -r -t 60 line <&"${PT[0]}" || true
-	if [[ $line =~ ^qpn=([0-9]+)\ psn=([0-9]+)\ rq_psn=([0-9]+)\ va=(0x[0-9a-f]+)\ rkey=(0x[0-9a-f]+)$ ]]; then
+	if [[ $line =~ ^qpn=([0-9]+)\ psn=([0-9]+)\ rq_psn=([0-9]+)\ va=(0x[0-9a-f]+)\ rkey=(0x[0-9a-f]+)\ len=([0-9]+)$ ]]; then
 		qpn=${BASH_REMATCH[1]} psn=${BASH_REMATCH[2]} rq_psn=${BASH_REMATCH[3]}
-		va=${BASH_REMATCH[4]} rkey=${BASH_REMATCH[5]}
+		va=${BASH_REMATCH[4]} rkey=${BASH_REMATCH[5]} rlen=${BASH_REMATCH[6]}
 		return 0
 	fi
 	fail "peer_target: connected QP" "it printed '$line'"
@@ -154,6 +154,34 @@ if target_start; then
 	# 2 is IBV_EVENT_QP_REQ_ERR.
 	check "a READ beyond max_msg_sz fails the QP with IBV_EVENT_QP_REQ_ERR" \
 		test "$(target_says 'event 10000')" = event=2
+	target_stop
+fi
+
+# A flood from a third address while the responder answers its peer's
+# READ of the whole region (64 Ki packets at MTU 1024): the forged
+# requests would wait behind the READ, so a queue that took them would
+# fill and drop the peer's next ones.  They must be dropped on arrival,
+# each counted as rcv_wrong_peer, and the READ must still be answered in
+# full.
+if target_start; then
+	flood=1100	# more than the 1024 packets a QP queues
+	npkts=$(((rlen + 1023) / 1024))
+	sent=$(counter "$TDEV" sent_packets)
+	wrong=$(counter "$TDEV" rcv_wrong_peer)
+	dropped=$(counter "$TDEV" rcv_qp_dropped)
+	run "inject a READ of $rlen bytes from $FAR_IP, then $flood copies from 10.78.0.9" 60 \
+		"${inject_cmd[@]}" "$FAR_IP" "$NEAR_IP" read_flood "$qpn" \
+		"$rq_psn" "$va" "$rkey" "$rlen" 10.78.0.9 "$flood"
+	# Under emulation the READ takes seconds; once, in a guest that shared
+	# the host's two CPUs with another, it took ten minutes.
+	check "the target answers all $npkts packets of the peer's READ" \
+		wait_for 900 counter_above "$TDEV" sent_packets $((sent + npkts - 1))
+	rdma statistic show link "$TDEV/1"
+	check "every forged request is counted as rcv_wrong_peer" \
+		wait_for 10 counter_is "$TDEV" rcv_wrong_peer $((wrong + flood))
+	check "no packet is dropped for a full queue (rcv_qp_dropped)" \
+		counter_is "$TDEV" rcv_qp_dropped "$dropped"
+	check "the target stays in RTS (3)" test "$(target_says state)" = state=3
 	target_stop
 fi
 

@@ -6,10 +6,11 @@
  *
  *   peer_target DEV LOCAL_IPV4 PEER_IPV4
  *
- * Prints "qpn=N psn=P rq_psn=R va=V rkey=K", where P is the write's PSN
- * (its only packet, so P + 1 was never sent), R the PSN the QP expects of
- * the peer's first request, and V and K the readable region's address and
- * rkey; then reads commands:
+ * Prints "qpn=N psn=P rq_psn=R va=V rkey=K len=L", where P is the write's
+ * PSN (its only packet, so P + 1 was never sent), R the PSN the QP expects
+ * of the peer's first request, and V, K and L the readable region's
+ * address, rkey and length (large enough that a READ of it keeps the
+ * responder busy for a while); then reads commands:
  *   poll MS   print "status=S" for a completion within MS ms, else "none"
  *   dereg     deregister the readable region, print "dereg=0" or an errno
  *   state     print "state=S", the QP's state (enum ibv_qp_state)
@@ -31,6 +32,7 @@
 #define SQ_PSN		100
 #define RQ_PSN		200
 #define DEST_QPN	0x1234
+#define READABLE_LEN	(64u << 20)
 
 static void die(const char *what)
 {
@@ -152,7 +154,7 @@ int main(int argc, char **argv)
 		.cap = { .max_send_wr = 4, .max_recv_wr = 4,
 			 .max_send_sge = 1, .max_recv_sge = 1 },
 	};
-	static char buf[64], readable[64];
+	static char buf[64], readable[READABLE_LEN];
 	struct ibv_send_wr wr = {}, *bad;
 	union ibv_gid local, peer;
 	struct ibv_device **devs;
@@ -205,9 +207,10 @@ int main(int argc, char **argv)
 	wr.wr.rdma.rkey = 0x1234;
 	if (ibv_post_send(qp, &wr, &bad))
 		die("post RDMA WRITE");
-	printf("qpn=%u psn=%u rq_psn=%u va=%#llx rkey=%#x\n", qp->qp_num,
-	       SQ_PSN, RQ_PSN, (unsigned long long)(uintptr_t)readable,
-	       rmr->rkey);
+	printf("qpn=%u psn=%u rq_psn=%u va=%#llx rkey=%#x len=%u\n",
+	       qp->qp_num, SQ_PSN, RQ_PSN,
+	       (unsigned long long)(uintptr_t)readable, rmr->rkey,
+	       READABLE_LEN);
 	fflush(stdout);
 
 	while (fgets(cmd, sizeof(cmd), stdin)) {

@@ -85,6 +85,9 @@ static void rxc_recv_count_drop(struct rxc_dev *rxc, int err)
 	case -ENOENT:
 		rxc_stat_inc(rxc, RXC_STAT_RCV_NO_QP);
 		break;
+	case -EPERM:
+		rxc_stat_inc(rxc, RXC_STAT_RCV_WRONG_PEER);
+		break;
 	default:
 		rxc_stat_inc(rxc, RXC_STAT_RCV_MALFORMED);
 		break;
@@ -95,24 +98,30 @@ static void rxc_recv_count_drop(struct rxc_dev *rxc, int err)
  * Hand @skb to its QP, and run the QP's transport here if it may.
  * Holding the QP table's lock keeps the QP alive until the packet is
  * queued and the run claimed: destroy_qp unpublishes the QP under that
- * lock, then waits for a claimed run and purges the queues.
+ * lock, then waits for a claimed run and purges the queues.  It also
+ * keeps the QP's path still while the packet is checked against it.
  */
 static int rxc_recv_deliver(struct rxc_dev *rxc, struct sk_buff *skb,
 			    const struct rxc_pkt_info *pkt)
 {
 	struct rxc_qp *qp;
 	bool run = false;
+	int err = 0;
 
 	xa_lock(&rxc->qp_xa);
 	qp = xa_load(&rxc->qp_xa, rxc_bth_qpn(pkt->bth));
-	if (qp) {
+	if (!qp) {
+		err = -ENOENT;
+	} else if (!rxc_qp_from_peer(qp, skb)) {
+		err = -EPERM;
+	} else {
 		*rxc_skb_pkt(skb) = *pkt;
 		run = rxc_qp_deliver(qp, skb);
 	}
 	xa_unlock(&rxc->qp_xa);
 	if (run)
 		rxc_qp_run_claimed(qp);
-	return qp ? 0 : -ENOENT;
+	return err;
 }
 
 /* The caller holds a reference on @rxc. */

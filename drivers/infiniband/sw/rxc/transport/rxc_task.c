@@ -168,30 +168,15 @@ static bool rxc_qp_unclaim(struct rxc_qp *qp, bool more, bool budget_left)
 }
 
 /*
- * The next packet of @q that this QP may act on.  A connected QP drops
- * those that do not come from its peer (rxc_av_matches_pkt()); the
- * check runs here, in the task, because the path is transport state.
- *
- * The queue is looked at without its lock first: most passes find it
- * empty, and taking the lock turns interrupts off and on, which costs
- * more than the rest of an idle pass.  A packet queued just after the
- * look is not missed: rxc_qp_deliver() then asks for another pass.
+ * The next packet of @q.  The queue is looked at without its lock first:
+ * most passes find it empty, and taking the lock turns interrupts off and
+ * on, which costs more than the rest of an idle pass.  A packet queued
+ * just after the look is not missed: rxc_qp_deliver() then asks for
+ * another pass.
  */
-static struct sk_buff *rxc_qp_next_pkt(struct rxc_qp *qp,
-				       struct sk_buff_head *q)
+static struct sk_buff *rxc_qp_next_pkt(struct sk_buff_head *q)
 {
-	enum ib_qp_type type = qp->ibqp.qp_type;
-	struct sk_buff *skb;
-
-	while (!skb_queue_empty_lockless(q) && (skb = skb_dequeue(q))) {
-		if ((type != IB_QPT_RC && type != IB_QPT_UC) ||
-		    rxc_av_matches_pkt(&qp->av, skb))
-			return skb;
-		rxc_stat_inc(to_rdev(qp->ibqp.device), RXC_STAT_RCV_WRONG_PEER);
-		rxc_dbg_qp(qp, "dropped a packet from another address\n");
-		kfree_skb(skb);
-	}
-	return NULL;
+	return skb_queue_empty_lockless(q) ? NULL : skb_dequeue(q);
 }
 
 /*
@@ -233,7 +218,7 @@ static bool rxc_qp_drain(struct rxc_qp *qp)
 	 * Responses that arrived before the error still finish their WQEs:
 	 * a NAK that a QP looped back to itself says why it failed.
 	 */
-	while ((skb = rxc_qp_next_pkt(qp, &qp->comp_pkts)))
+	while ((skb = rxc_qp_next_pkt(&qp->comp_pkts)))
 		rxc_comp_recv(qp, skb);
 	del_timer(&qp->req.retrans_timer);
 	del_timer(&qp->req.rnr_timer);
@@ -259,7 +244,7 @@ static int rxc_task_comp(struct rxc_qp *qp, int budget)
 	struct sk_buff *skb;
 	int n = 0;
 
-	while (n < budget && (skb = rxc_qp_next_pkt(qp, &qp->comp_pkts))) {
+	while (n < budget && (skb = rxc_qp_next_pkt(&qp->comp_pkts))) {
 		rxc_comp_recv(qp, skb);
 		n++;
 	}
@@ -284,7 +269,7 @@ static int rxc_task_resp(struct rxc_qp *qp, int budget)
 		n += rxc_resp_send_reads(qp, budget - n);
 		if (n >= budget || qp->resp.rd.active)
 			break;
-		skb = rxc_qp_next_pkt(qp, &qp->resp_pkts);
+		skb = rxc_qp_next_pkt(&qp->resp_pkts);
 		if (!skb)
 			break;
 		rxc_resp_recv(qp, skb);

@@ -435,6 +435,40 @@ static int rxc_qp_enter_state(struct rxc_qp *qp, enum ib_qp_state old,
 }
 
 /*
+ * Under the QP table's lock as well as with the task paused: the receive
+ * path reads the addresses under that lock (rxc_qp_from_peer()).
+ */
+static void rxc_qp_set_av(struct rxc_qp *qp, const struct rxc_av *av)
+{
+	struct rxc_dev *rxc = to_rdev(qp->ibqp.device);
+
+	xa_lock_bh(&rxc->qp_xa);
+	qp->av = *av;
+	xa_unlock_bh(&rxc->qp_xa);
+	dst_cache_reset_now(&qp->route);
+}
+
+/**
+ * rxc_qp_from_peer - whether @qp takes @skb, as far as addresses go
+ * @qp: the packet's destination QP
+ * @skb: a received RoCEv2 packet, its network header set
+ *
+ * A connected QP takes packets only from its peer's address to its own
+ * (rxc_av_matches_pkt()).  This runs before the packet is queued: a flood
+ * from another host must not fill the queue the peer's packets need.  A
+ * packet queued before modify_qp changed the path is still taken.
+ *
+ * Softirq context; the caller holds the device's qp_xa lock.
+ */
+bool rxc_qp_from_peer(const struct rxc_qp *qp, const struct sk_buff *skb)
+{
+	lockdep_assert_held(&to_rdev(qp->ibqp.device)->qp_xa.xa_lock);
+	if (qp->ibqp.qp_type != IB_QPT_RC && qp->ibqp.qp_type != IB_QPT_UC)
+		return true;
+	return rxc_av_matches_pkt(&qp->av, skb);
+}
+
+/*
  * Everything modify_qp changes is changed with the task paused, so that a
  * run never sees half of it: an address vector rewritten in SQD, a retry
  * count, the access flags the responder checks.
@@ -446,10 +480,8 @@ static int rxc_qp_apply(struct rxc_qp *qp, const struct ib_qp_attr *attr,
 	int err = 0;
 
 	rxc_qp_task_pause(qp);
-	if (mask & IB_QP_AV) {
-		qp->av = *av;
-		dst_cache_reset_now(&qp->route);
-	}
+	if (mask & IB_QP_AV)
+		rxc_qp_set_av(qp, av);
 	rxc_qp_store_attr(qp, attr, mask);
 	if (mask & IB_QP_STATE)
 		err = rxc_qp_enter_state(qp, cur, next);

@@ -176,7 +176,9 @@ struct rxc_wq {
  * @attr: the attributes set by modify_qp, as query_qp reports them
  * @mtu: payload bytes per packet of a connected QP, fixed when the path
  *	 MTU is set (see rxc_qp_set_mtu())
- * @av: the resolved primary path (connected QPs)
+ * @av: the resolved primary path (connected QPs); written by modify_qp
+ *	with the task paused and under the device's qp_xa lock, which the
+ *	receive path holds when it checks a packet's addresses against it
  * @route: the route to @av, kept by the runs; reset with @av, the task
  *	   paused
  * @sq: the send queue
@@ -352,6 +354,7 @@ int rxc_query_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
 int rxc_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata);
 enum ib_qp_state rxc_qp_state(struct rxc_qp *qp);
 bool rxc_qp_error(struct rxc_qp *qp);
+bool rxc_qp_from_peer(const struct rxc_qp *qp, const struct sk_buff *skb);
 void rxc_qp_fatal(struct rxc_qp *qp, enum ib_event_type event);
 int rxc_qp_attach_comp_cntr(struct ib_qp *ibqp, struct ib_comp_cntr *cc,
 			    struct ib_qp_attach_comp_cntr_attr *attr);
