@@ -102,11 +102,17 @@ python3 - "$verbs" <<'PY'
 import sys
 p = sys.argv[1]
 s = open(p).read()
-types = '''struct ib_comp_cntr {
+types = '''struct ib_comp_cntr_caps {
+	u64 max_value;
+	u32 max_counters;
+	u32 supported_qp_attach_ops;
+};
+
+struct ib_comp_cntr {
 	struct ib_device *device;
 	struct ib_uobject *uobject;
-	u64 comp_count_max_value;
-	u64 err_count_max_value;
+	atomic_t usecnt;
+	struct rdma_restrack_entry res;
 };
 
 enum ib_comp_cntr_entry { IB_COMP_CNTR_ENTRY_COMP, IB_COMP_CNTR_ENTRY_ERR };
@@ -118,6 +124,9 @@ struct ib_qp_attach_comp_cntr_attr {
 
 struct ib_srq {'''
 ops = '''	DECLARE_RDMA_OBJ_SIZE(ib_cq);
+	int (*query_comp_cntr_caps)(struct ib_device *ibdev,
+				    struct ib_comp_cntr_caps *caps,
+				    struct uverbs_attr_bundle *attrs);
 	int (*qp_attach_comp_cntr)(struct ib_qp *qp, struct ib_comp_cntr *cc,
 				   struct ib_qp_attach_comp_cntr_attr *attr);
 	int (*create_comp_cntr)(struct ib_comp_cntr *cc,

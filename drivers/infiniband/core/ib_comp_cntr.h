@@ -71,31 +71,32 @@ enum ib_comp_cntr_modify_op {
 struct ib_qp_attach_comp_cntr_attr {
 	u32 op_mask;
 };
-#endif /* RXC_CORE_COMP_CNTR */
 
 /**
  * struct ib_comp_cntr_caps - what UVERBS_METHOD_QUERY_COMP_CNTR_CAPS reports
- * @max_counters: counters per device
  * @max_value: the largest value either entry holds before wrapping to 0
+ * @max_counters: counters per device
  * @supported_qp_attach_ops: IB_UVERBS_QP_ATTACH_COMP_CNTR_OP_* bits
  */
 struct ib_comp_cntr_caps {
-	u32 max_counters;
 	u64 max_value;
+	u32 max_counters;
 	u32 supported_qp_attach_ops;
 };
+#endif /* RXC_CORE_COMP_CNTR */
 
 /**
  * struct ib_comp_cntr_ops - the counter callbacks of struct ib_device_ops
  *
- * The signatures are upstream's; @query_comp_cntr_caps stands in for the
- * device attributes upstream reports the capabilities from.
+ * The signatures are upstream's, the capabilities callback's included:
+ * core's QUERY_COMP_CNTR_CAPS method and its attach checks ask it.
  * @size_ib_comp_cntr: bytes of the driver's object around struct
  * ib_comp_cntr, as INIT_RDMA_OBJ_SIZE() gives them.
  */
 struct ib_comp_cntr_ops {
 	int (*query_comp_cntr_caps)(struct ib_device *ibdev,
-				    struct ib_comp_cntr_caps *caps);
+				    struct ib_comp_cntr_caps *caps,
+				    struct uverbs_attr_bundle *attrs);
 	int (*create_comp_cntr)(struct ib_comp_cntr *cc,
 				struct uverbs_attr_bundle *attrs);
 	int (*destroy_comp_cntr)(struct ib_comp_cntr *cc);

@@ -38,7 +38,7 @@ static int UVERBS_HANDLER(UVERBS_METHOD_QUERY_COMP_CNTR_CAPS)(struct uverbs_attr
 	if (!ib_comp_cntr_supported(ops) || !ops->query_comp_cntr_caps)
 		return -EOPNOTSUPP;
 
-	ret = ops->query_comp_cntr_caps(ucontext->device, &caps);
+	ret = ops->query_comp_cntr_caps(ucontext->device, &caps, attrs);
 	if (ret)
 		return ret;
 
@@ -83,7 +83,7 @@ static int UVERBS_HANDLER(UVERBS_METHOD_QP_ATTACH_COMP_CNTR)(struct uverbs_attr_
 	if (ret)
 		return ret;
 
-	ret = ops->query_comp_cntr_caps(qp->device, &caps);
+	ret = ops->query_comp_cntr_caps(qp->device, &caps, attrs);
 	if (ret)
 		return ret;
 	ret = ib_comp_cntr_check_op_mask(attr.op_mask,

@@ -326,9 +326,10 @@ static void rxc_cntr_slot_put(struct rxc_cntr *cntr)
 	kfree(page);
 }
 
-#ifndef RXC_CORE_COMP_CNTR
+/* Both cores ask this, with upstream's signature. */
 static int rxc_query_comp_cntr_caps(struct ib_device *ibdev,
-				    struct ib_comp_cntr_caps *caps)
+				    struct ib_comp_cntr_caps *caps,
+				    struct uverbs_attr_bundle *attrs)
 {
 	struct rxc_dev *rxc = to_rdev(ibdev);
 
@@ -337,7 +338,6 @@ static int rxc_query_comp_cntr_caps(struct ib_device *ibdev,
 	caps->supported_qp_attach_ops = IB_COMP_CNTR_ALL_OPS;
 	return 0;
 }
-#endif
 
 /* Read an optional buffer descriptor; 1 if present, 0 if not. */
 static int rxc_cntr_get_desc(struct uverbs_attr_bundle *attrs, u16 id,
@@ -542,6 +542,7 @@ static int rxc_cntr_qp_attach(struct ib_qp *ibqp, struct ib_comp_cntr *cc,
 #ifdef RXC_CORE_COMP_CNTR
 /* Core has the object: it calls these through ib_device_ops. */
 static const struct ib_device_ops rxc_cntr_dev_ops = {
+	.query_comp_cntr_caps = rxc_query_comp_cntr_caps,
 	.create_comp_cntr = rxc_create_comp_cntr,
 	.destroy_comp_cntr = rxc_destroy_comp_cntr,
 	.modify_comp_cntr = rxc_modify_comp_cntr,
