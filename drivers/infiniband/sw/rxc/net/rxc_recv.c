@@ -95,17 +95,18 @@ static void rxc_recv_count_drop(struct rxc_dev *rxc, int err)
 }
 
 /*
- * Hand @skb to its QP, and run the QP's transport here if it may.
- * Holding the QP table's lock keeps the QP alive until the packet is
- * queued and the run claimed: destroy_qp unpublishes the QP under that
- * lock, then waits for a claimed run and purges the queues.  It also
- * keeps the QP's path still while the packet is checked against it.
+ * Hand @skb to its QP.  Holding the QP table's lock keeps the QP alive
+ * until the packet is queued and the run claimed: destroy_qp unpublishes
+ * the QP under that lock, then waits for a claimed run and purges the
+ * queues.  It also keeps the QP's path still while the packet is checked
+ * against it.  Sets *@claimed to the QP when the caller won its run
+ * claim (see rxc_qp_deliver()).
  */
 static int rxc_recv_deliver(struct rxc_dev *rxc, struct sk_buff *skb,
-			    const struct rxc_pkt_info *pkt)
+			    const struct rxc_pkt_info *pkt,
+			    struct rxc_qp **claimed)
 {
 	struct rxc_qp *qp;
-	bool run = false;
 	int err = 0;
 
 	xa_lock(&rxc->qp_xa);
@@ -116,29 +117,34 @@ static int rxc_recv_deliver(struct rxc_dev *rxc, struct sk_buff *skb,
 		err = -EPERM;
 	} else {
 		*rxc_skb_pkt(skb) = *pkt;
-		run = rxc_qp_deliver(qp, skb);
+		if (rxc_qp_deliver(qp, skb))
+			*claimed = qp;
 	}
 	xa_unlock(&rxc->qp_xa);
-	if (run)
-		rxc_qp_run_claimed(qp);
 	return err;
 }
 
-/* The caller holds a reference on @rxc. */
-static void rxc_recv_one(struct rxc_dev *rxc, struct sk_buff *skb, bool icrc)
+/*
+ * The caller holds a reference on @rxc.  Return: the QP whose run claim
+ * the caller won, or NULL.
+ */
+static struct rxc_qp *rxc_recv_one(struct rxc_dev *rxc, struct sk_buff *skb,
+				   bool icrc)
 {
+	struct rxc_qp *claimed = NULL;
 	struct rxc_pkt_info pkt;
 	int err;
 
 	rxc_stat_inc(rxc, RXC_STAT_RCV_PACKETS);
 	err = rxc_recv_check(skb, &pkt, icrc);
 	if (!err)
-		err = rxc_recv_deliver(rxc, skb, &pkt);
+		err = rxc_recv_deliver(rxc, skb, &pkt, &claimed);
 	if (!err)
-		return;
+		return claimed;
 	rxc_recv_count_drop(rxc, err);
 	rxc_dbg(rxc, "dropped a packet (%d)\n", err);
 	kfree_skb(skb);
+	return NULL;
 }
 
 /**
@@ -154,7 +160,8 @@ void rxc_recv(struct sk_buff *skb)
 		kfree_skb(skb);
 		return;
 	}
-	rxc_recv_one(rxc, skb, true);
+	/* Softirq context: a run is never claimed here (rxc_qp_deliver()). */
+	WARN_ON_ONCE(rxc_recv_one(rxc, skb, true));
 	ib_device_put(&rxc->ib_dev);
 }
 
@@ -167,8 +174,20 @@ void rxc_recv(struct sk_buff *skb)
  * it out) and none is checked: the ICRC guards the wire, which a looped
  * back packet does not cross, and no one else can see it.  Everything
  * else is checked as for a packet from the network.
+ *
+ * Called from a run, which may win the destination QP's run claim and
+ * then runs that QP nested in its own.  The packet is delivered with
+ * bottom halves disabled, as one from the network is; the nested run
+ * starts once they are enabled again, like every run.
  */
 void rxc_recv_local(struct rxc_dev *rxc, struct sk_buff *skb)
 {
-	rxc_recv_one(rxc, skb, false);
+	struct rxc_qp *claimed;
+
+	local_bh_disable();
+	claimed = rxc_recv_one(rxc, skb, false);
+	local_bh_enable();
+	/* The claim keeps the QP alive, the caller's reference the device. */
+	if (claimed)
+		rxc_qp_run_claimed(claimed);
 }

@@ -228,9 +228,7 @@ static int rxc_loopback(struct rxc_dev *rxc, struct net *net,
 	skb->dev = dest->ndev;
 	skb_pull(skb, skb_transport_offset(skb));
 	rxc_stat_inc(rxc, RXC_STAT_LOOPBACK_PACKETS);
-	local_bh_disable();
 	rxc_recv_local(dest, skb);
-	local_bh_enable();
 	ib_device_put(&dest->ib_dev);
 	return 0;
 }

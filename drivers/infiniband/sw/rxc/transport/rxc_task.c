@@ -331,13 +331,16 @@ static bool rxc_qp_sq_busy(struct rxc_qp *qp)
 
 /*
  * The caller won the claim (rxc_qp_claim(), rxc_qp_deliver()) and cannot
- * be preempted.
+ * be preempted.  Bottom halves are enabled: a run may send a long burst,
+ * and the packets it sends through a veth are received meanwhile.
  */
 void rxc_qp_run_claimed(struct rxc_qp *qp)
 {
 	bool outer = __this_cpu_read(rxc_run_streams);
 	int budget = RXC_TASK_BUDGET;
 	bool more;
+
+	WARN_ON_ONCE(in_softirq());
 
 	__this_cpu_inc(rxc_run_depth);
 	__this_cpu_write(rxc_run_streams,
