@@ -59,3 +59,24 @@ check "$DRV_MOD not loaded before autoload" unloaded
 run "rdma link add autoloads $DRV_MOD" 60 rdma link add "$DEV" type "$DEV_TYPE" netdev "$NETDEV"
 check "$DRV_MOD loaded by alias" mod_loaded "$DRV_MOD"
 check "$DEV port active after autoload" wait_for 20 port_active
+
+# A renamed device's debugfs directory follows it, so that a new device
+# may take the old name, directory included.
+dbgdir=/sys/kernel/debug/rdma_rxc
+if [ "$DEV_TYPE" != rxc ]; then
+	skip "debugfs follows a rename" "rdma_rxe has no debugfs directory"
+elif [ ! -d "$dbgdir/$DEV" ]; then
+	skip "debugfs follows a rename" "no $dbgdir/$DEV (debugfs not mounted?)"
+else
+	run "rdma dev set $DEV name ${DEV}r" 30 rdma dev set "$DEV" name "${DEV}r"
+	check "the debugfs directory follows the rename" \
+		test -e "$dbgdir/${DEV}r/comp_cntrs"
+	check "and leaves the old name free" test ! -e "$dbgdir/$DEV"
+	run "rdma link add $DEV on veth1" 30 \
+		rdma link add "$DEV" type "$DEV_TYPE" netdev veth1
+	check "a new device with the old name gets its own directory" \
+		test -e "$dbgdir/$DEV/comp_cntrs"
+	run "rdma link delete the new $DEV" 30 rdma link delete "$DEV"
+	run "rdma dev set ${DEV}r name $DEV" 30 rdma dev set "${DEV}r" name "$DEV"
+	check "the directory follows it back" test -e "$dbgdir/$DEV/comp_cntrs"
+fi

@@ -199,6 +199,7 @@ void rxc_cntr_exit(void);
 void rxc_cntr_debugfs_init(void);
 void rxc_cntr_debugfs_exit(void);
 void rxc_cntr_debugfs_add(struct rxc_dev *rxc, const char *name);
+void rxc_cntr_debugfs_rename(struct rxc_dev *rxc, const char *name);
 void rxc_cntr_debugfs_remove(struct rxc_dev *rxc);
 
 /* Pure helpers, exported for KUnit. */

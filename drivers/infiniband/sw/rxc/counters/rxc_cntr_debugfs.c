@@ -90,6 +90,25 @@ void rxc_cntr_debugfs_add(struct rxc_dev *rxc, const char *name)
 			    &rxc_cntr_debugfs_fops);
 }
 
+/*
+ * "rdma dev set OLD name NEW": the directory follows the device, so that
+ * it is found under the name tools show and a later device may take the
+ * old one.  Process context, from core's rename, before the device can
+ * go away.
+ */
+void rxc_cntr_debugfs_rename(struct rxc_dev *rxc, const char *name)
+{
+	struct dentry *d;
+
+	if (IS_ERR_OR_NULL(rxc->debugfs))
+		return;
+	d = debugfs_rename(rxc_debugfs_root, rxc->debugfs, rxc_debugfs_root,
+			   name);
+	if (IS_ERR(d))
+		rxc_warn(rxc, "debugfs directory not renamed to %s (%ld)\n",
+			 name, PTR_ERR(d));
+}
+
 /* Waits for readers that are in the file's show function. */
 void rxc_cntr_debugfs_remove(struct rxc_dev *rxc)
 {

@@ -149,6 +149,12 @@ static void rxc_cntr_client_remove(struct ib_device *ibdev, void *data)
 	mutex_unlock(&rxc->cntr_lock);
 }
 
+/* A renamed device's debugfs directory follows it.  Process context. */
+static void rxc_cntr_client_rename(struct ib_device *ibdev, void *data)
+{
+	rxc_cntr_debugfs_rename(data, dev_name(&ibdev->dev));
+}
+
 /* rxc's devices are those that carry its uverbs definitions. */
 static int rxc_cntr_client_add(struct ib_device *ibdev);
 
@@ -156,6 +162,7 @@ static struct ib_client rxc_cntr_client = {
 	.name = "rxc_cntr",
 	.add = rxc_cntr_client_add,
 	.remove = rxc_cntr_client_remove,
+	.rename = rxc_cntr_client_rename,
 };
 
 /*
