@@ -338,6 +338,19 @@ chk_pingpong() {	# ITERS SRV-LOG CLI-LOG
 	done
 }
 
+# ucx_perftest (ucx-utils) prints its final figures on the client.
+chk_ucx() {	# SRV-LOG CLI-LOG
+	grep -q 'Final:' "$2" || { echo "no 'Final:' line in $2"; return 1; }
+}
+
+# ucx_env DEV GID: UCX's settings for one end: its verbs transports, UD
+# for wire-up, on DEV's port 1 with GID index GID.
+ucx_env() {
+	echo env UCX_TLS=rc_verbs,ud_verbs UCX_IB_GID_INDEX="$2" \
+		UCX_NET_DEVICES="$1:1" UCX_WARN_UNUSED_ENV_VARS=n
+}
+UCX_TESTS="tag_lat tag_bw ucp_put_lat ucp_put_bw ucp_get ucp_am_bw"
+
 # perftest prints one result row "SIZE ITERS ..." under its header.
 chk_perftest() {	# SIZE ITERS SRV-LOG CLI-LOG
 	grep -Eq "^ *$1 +$2 " "$4" || { echo "no result row for $1 bytes x $2"; return 1; }

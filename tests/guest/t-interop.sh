@@ -6,8 +6,9 @@
 # namespace "far".  The stock tools run in both directions (rxe client to
 # rxc server and rxc client to rxe server) over IPv4, IPv6 global and
 # IPv6 link-local GIDs, each checking its data where it can, plus rc_xfer
-# for every RC operation with every byte checked.  Then the RC part runs
-# again with 5% loss on the link both ways.
+# for every RC operation with every byte checked, and UCX's perftest over
+# the link-local GIDs.  Then the RC part runs again with 5% loss on the
+# link both ways.
 #
 # The loss-free passes of the full matrix are captured on veth6 into
 # $RESULTS/interop.pcap; once the guest is done, the host checks that
@@ -43,12 +44,12 @@ PORT=19000
 # run in the full matrix only.
 if part_of_matrix; then
 	N=$((SLOW > 1 ? 5 : 20)) RC_SIZES=4096 CAPTURE_RUN=false
-	V4_STEPS=(pingpongs rping_pair xfers) LL_STEPS=()
+	V4_STEPS=(pingpongs rping_pair xfers) LL_STEPS=(ucx)
 	V6_STEPS=(pingpongs rping_pair) V6_XFERS=""
 	LOSS_FAMILIES=ipv4 LOSS_STEPS=(xfers) LOSS_XFERS="send read"
 else
 	N=20 RC_SIZES="64 4096 65536" CAPTURE_RUN=true
-	V4_STEPS=(pingpongs perftests rping_pair xfers) LL_STEPS=(pingpongs)
+	V4_STEPS=(pingpongs perftests rping_pair xfers) LL_STEPS=(pingpongs ucx)
 	V6_STEPS=(pingpongs perftests rping_pair xfers) V6_XFERS="send write read atomic"
 	LOSS_FAMILIES="ipv4 ipv6" LOSS_STEPS=(perftests xfers) LOSS_XFERS=$V6_XFERS
 fi
@@ -175,6 +176,24 @@ rping_pair() {	# rping over rdma_cm, every line read back checked
 	WAIT=cm pair "$LABEL: rping -C $N -v -V" chk_rping $N 100 -- \
 		rping -s -a "$CM_IP" -p "$PORT" -C $N -v -S 100 -- \
 		"${CLI[@]}" rping -c -a "$CM_IP" -p "$PORT" -C $N -v -V -S 100
+}
+
+# UCX (ucx-utils 1.13) over its verbs transports, each test checked for
+# its final report.  Its UD transport fails on IPv4 GIDs with either
+# driver, so UCX runs in the link-local pass only.
+ucx() {
+	local t
+	if ! command -v ucx_perftest >/dev/null; then
+		skip "$LABEL: ucx_perftest" "not installed (ucx-utils)"
+		return 0
+	fi
+	# shellcheck disable=SC2046  # ucx_env prints words to split
+	for t in $UCX_TESTS; do
+		pair "$LABEL: ucx_perftest -t $t" chk_ucx -- \
+			$(ucx_env "$SRV_DEV" "$SRV_GID") ucx_perftest -p "$PORT" -- \
+			"${CLI[@]}" $(ucx_env "$CLI_DEV" "$CLI_GID") \
+			ucx_perftest -p "$PORT" -t "$t" -n 200 "$SRV_IP"
+	done
 }
 
 xfers() {	# rc_xfer: every byte of every RC operation ($XFERS) checked

@@ -35,21 +35,11 @@ check "link-local addresses on both ends" wait_for 20 sh -c \
 	"/usr/sbin/ip -6 addr show dev $NETDEV scope link -tentative | grep -q inet6 &&
 	 ${SRV[*]} /usr/sbin/ip -6 addr show dev veth1 scope link -tentative | grep -q inet6"
 
-# ucx_env DEV: UCX's settings for one end.
-ucx_env() {
-	echo env UCX_TLS=rc_verbs,ud_verbs UCX_IB_GID_INDEX=0 \
-		UCX_NET_DEVICES="$1:1" UCX_WARN_UNUSED_ENV_VARS=n
-}
-
-chk_ucx() {	# SRV-LOG CLI-LOG: the client printed its final figures
-	grep -q 'Final:' "$2" || { echo "no 'Final:' line in $2"; return 1; }
-}
-
 # shellcheck disable=SC2046  # ucx_env prints words to split
-for t in tag_lat tag_bw ucp_put_lat ucp_put_bw ucp_get ucp_am_bw; do
+for t in $UCX_TESTS; do
 	pair "ucx_perftest -t $t between namespaces, link-local GIDs" chk_ucx -- \
-		$(ucx_env "$SRV_DEV") ucx_perftest -p "$PORT" -- \
-		$(ucx_env "$CLI_DEV") ucx_perftest -p "$PORT" -t "$t" -n 200 "$SRV_IP"
+		$(ucx_env "$SRV_DEV" 0) ucx_perftest -p "$PORT" -- \
+		$(ucx_env "$CLI_DEV" 0) ucx_perftest -p "$PORT" -t "$t" -n 200 "$SRV_IP"
 done
 
 peer_down
