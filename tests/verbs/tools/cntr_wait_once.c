@@ -14,19 +14,7 @@
 #include <string.h>
 
 #include "../cntr_ioctl.h"
-
-static struct ibv_context *open_by_name(const char *name)
-{
-	struct ibv_device **list = ibv_get_device_list(NULL);
-	struct ibv_context *c = NULL;
-	int i;
-
-	for (i = 0; list && list[i] && !c; i++)
-		if (!strcmp(ibv_get_device_name(list[i]), name))
-			c = ibv_open_device(list[i]);
-	ibv_free_device_list(list);
-	return c;
-}
+#include "../fixture.h"
 
 int main(int argc, char **argv)
 {
@@ -39,7 +27,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "usage: cntr_wait_once DEV\n");
 		return 2;
 	}
-	ctx = open_by_name(argv[1]);
+	ctx = open_device_by_name(argv[1]);
 	if (!ctx || cntr_create_ex(ctx, &cntr, -1, NULL, NULL) ||
 	    cntr_modify(ctx, &cntr, ENTRY_COMP, OP_SET, 1)) {
 		fprintf(stderr, "cntr_wait_once: no counter on %s\n", argv[1]);

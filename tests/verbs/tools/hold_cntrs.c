@@ -20,24 +20,12 @@
 #include <sys/mman.h>
 
 #include "../cntr_ioctl.h"
+#include "../fixture.h"
 
 #define HOLD_S	300
 
 static struct ibv_context *ctx;
 static struct cntr waited;
-
-static struct ibv_context *open_by_name(const char *name)
-{
-	struct ibv_device **list = ibv_get_device_list(NULL);
-	struct ibv_context *c = NULL;
-	int i;
-
-	for (i = 0; list && list[i]; i++)
-		if (!strcmp(ibv_get_device_name(list[i]), name))
-			c = ibv_open_device(list[i]);
-	ibv_free_device_list(list);
-	return c;
-}
 
 static struct ibv_qp *rc_qp_in_init(struct ibv_pd *pd, struct ibv_cq *cq)
 {
@@ -96,7 +84,7 @@ int main(int argc, char **argv)
 
 	if (argc != 3)
 		DIE("usage: hold_cntrs DEV READY_FILE\n");
-	ctx = open_by_name(argv[1]);
+	ctx = open_device_by_name(argv[1]);
 	if (!ctx)
 		DIE("cannot open %s\n", argv[1]);
 	pd = ibv_alloc_pd(ctx);

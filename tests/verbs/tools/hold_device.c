@@ -17,6 +17,7 @@
 #include <infiniband/verbs.h>
 
 #include "../tap.h"
+#include "../fixture.h"
 
 /* Removal is driven by a script on a slow emulated machine. */
 #define REMOVAL_TIMEOUT_S	300
@@ -31,19 +32,6 @@ struct held {
 	struct ibv_qp *qp_srq;
 	void *buf;
 };
-
-static struct ibv_context *open_by_name(const char *name)
-{
-	struct ibv_device **list = ibv_get_device_list(NULL);
-	struct ibv_context *ctx = NULL;
-	int i;
-
-	for (i = 0; list && list[i]; i++)
-		if (!strcmp(ibv_get_device_name(list[i]), name))
-			ctx = ibv_open_device(list[i]);
-	ibv_free_device_list(list);
-	return ctx;
-}
 
 static struct ibv_qp *create_qp(struct held *h, struct ibv_srq *srq)
 {
@@ -66,7 +54,7 @@ static void objects_are_created_and_mapped(struct held *h, const char *dev)
 	};
 
 	tap_begin("objects_are_created_and_mapped");
-	h->ctx = open_by_name(dev);
+	h->ctx = open_device_by_name(dev);
 	if (!CHECK(h->ctx, "cannot open %s", dev))
 		goto out;
 	h->buf = calloc(1, 65536);

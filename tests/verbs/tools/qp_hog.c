@@ -16,18 +16,7 @@
 #include <string.h>
 #include <infiniband/verbs.h>
 
-static struct ibv_context *open_by_name(const char *name)
-{
-	struct ibv_device **list = ibv_get_device_list(NULL);
-	struct ibv_context *ctx = NULL;
-	int i;
-
-	for (i = 0; list && list[i] && !ctx; i++)
-		if (!strcmp(ibv_get_device_name(list[i]), name))
-			ctx = ibv_open_device(list[i]);
-	ibv_free_device_list(list);
-	return ctx;
-}
+#include "../fixture.h"
 
 int main(int argc, char **argv)
 {
@@ -43,7 +32,7 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	max = atoi(argv[2]);
-	ctx = open_by_name(argv[1]);
+	ctx = open_device_by_name(argv[1]);
 	pd = ctx ? ibv_alloc_pd(ctx) : NULL;
 	cq = pd ? ibv_create_cq(ctx, 1, NULL, NULL, 0) : NULL;
 	qps = calloc(max > 0 ? max : 1, sizeof(*qps));
