@@ -209,12 +209,12 @@ dmesg_verdict() {
 	fi
 }
 
-# run_guest K LABEL DIR GROUPS: one VM run of the guest suite on kernel K
-# with GROUPS, results in DIR; everything counted for it goes to
+# run_guest K LABEL GROUPS: one VM run of the guest suite on kernel K
+# with GROUPS, results in $out/LABEL; everything counted for it goes to
 # $out/LABEL.guest.tap, each name prefixed with LABEL.  Reads
 # run_kernel's mods and tmo.
 run_guest() {
-	local k=$1 label=$2 r=$3 groups=$4 gtap=$out/$2.guest.tap rc=0
+	local k=$1 label=$2 groups=$3 r=$out/$2 gtap=$out/$2.guest.tap rc=0
 	gres() { echo "$1 - $label: $2" | tee -a "$gtap"; }
 	rm -rf "$r"
 	mkdir -p "$r"
@@ -261,7 +261,7 @@ guest_dirs=()	# every guest's results, for the failure report
 # " | "-separated part of its groups, at once) and collect everything
 # counted for K into $out/K.tap.
 run_kernel() {
-	local k=$1 ktap=$out/$1.tap mods='' tmo groups parts i pids=() labels=()
+	local k=$1 ktap=$out/$1.tap mods='' tmo groups parts i label pids=() labels=()
 	kres() { echo "$1 - $k: $2" | tee -a "$ktap"; }
 	: >"$ktap"
 	[ "$k" != debug ] || debug_kernel_wait
@@ -284,20 +284,17 @@ run_kernel() {
 	groups=${RXC_GROUPS:-$(groups_of "$k")}
 	IFS='|' read -ra parts <<<"$groups"
 	log "$k kernel: running the guest suite in ${#parts[@]} guest(s), $tier tier (DEV_TYPE=$DEV_TYPE, timeout ${tmo}s)"
-	if [ ${#parts[@]} -eq 1 ]; then
-		labels=("$k")
-		guest_dirs+=("$out/$k")
-		run_guest "$k" "$k" "$out/$k" "${parts[0]}"
-	else
-		for i in "${!parts[@]}"; do
-			labels+=("$k.$((i + 1))")
-			guest_dirs+=("$out/$k.$((i + 1))")
-			run_guest "$k" "$k.$((i + 1))" "$out/$k.$((i + 1))" "${parts[i]}" &
-			pids+=($!)
-		done
-		wait "${pids[@]}" || true
-	fi
-	for i in "${labels[@]}"; do cat "$out/$i.guest.tap" >>"$ktap"; done
+	# A kernel with one guest labels its results with its own name.
+	for i in "${!parts[@]}"; do
+		label=$k
+		[ ${#parts[@]} -eq 1 ] || label=$k.$((i + 1))
+		labels+=("$label")
+		guest_dirs+=("$out/$label")
+		run_guest "$k" "$label" "${parts[i]}" &
+		pids+=($!)
+	done
+	wait "${pids[@]}" || true
+	for label in "${labels[@]}"; do cat "$out/$label.guest.tap" >>"$ktap"; done
 }
 
 # The benchmark's smoke (bench/run.sh --smoke) on the 6.1 kernel: every

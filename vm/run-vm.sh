@@ -101,7 +101,7 @@ gtmo=$((tmo - 90 - tmo / 10))
 } >"$results/.vm/env"
 
 # The guest reaches guest-boot.sh within a minute or two even on a busy
-# machine; a kernel that has not by then hung while booting.
+# machine; a kernel that has not done so by then has hung while booting.
 boot_tmo=${RXC_BOOT_TIMEOUT:-300}
 booted() { grep -q 'guest-boot: ' "$results/console.log" 2>/dev/null; }
 
