@@ -25,8 +25,9 @@
 
 /* A counter value is one naturally aligned 64-bit word. */
 #define VALUE_SIZE	sizeof(uint64_t)
-/* The six operations a counter can count (IBV_QP_ATTACH_COMP_CNTR_OP_*). */
-#define RXC_ATTACH_ALL_OPS	((1u << 6) - 1)
+/* The six operations a counter can count: every bit up to the last one. */
+#define RXC_ATTACH_ALL_OPS \
+	((IBV_QP_ATTACH_COMP_CNTR_OP_REMOTE_RDMA_WRITE << 1) - 1u)
 
 static int check_location(const struct rxcdv_memory_location *loc)
 {

@@ -24,8 +24,8 @@ struct rxc_dev;
 /**
  * struct rxc_mmap_entry - a ring buffer that user space may map
  * @rdma: the core's entry; core counts the VMAs that map it
- * @buf: rxc_user_buf_alloc() memory, freed by rxc_mmap_free() once the ring is
- *	 destroyed and the last mapping is gone
+ * @buf: rxc_user_buf_alloc() memory, freed by rxc_mmap_free() once the
+ *	 ring is destroyed and the last mapping is gone
  * @read_only: user space may not map it writable (counter pages)
  */
 struct rxc_mmap_entry {
