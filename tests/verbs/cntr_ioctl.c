@@ -179,7 +179,7 @@ int cntr_wait(struct ibv_context *ctx, const struct cntr *cntr,
 	struct ioc c;
 
 	ioc_init(&c, UVERBS_OBJECT_COMP_CNTR, RXC_METHOD_COMP_CNTR_WAIT);
-	ioc_idr(&c, RXC_ATTR_COMP_CNTR_WAIT_HANDLE, cntr->handle);
+	ioc_u32(&c, RXC_ATTR_COMP_CNTR_WAIT_HANDLE, cntr->handle);
 	ioc_u64(&c, RXC_ATTR_COMP_CNTR_WAIT_THRESHOLD, threshold);
 	if (err_base)
 		ioc_u64(&c, RXC_ATTR_COMP_CNTR_WAIT_ERR_BASE, *err_base);

@@ -2,8 +2,9 @@
 /*
  * Waiting for completion counters: RXC_METHOD_COMP_CNTR_WAIT (threshold,
  * error baseline, timeout, signals, a wake-up by the kernel's own update
- * path from another thread) and RXC_METHOD_COMP_CNTR_NOTIFY (an eventfd
- * signalled once per arming, for poll/epoll), with every errno.
+ * path from another thread, updates and destroy by other threads while it
+ * sleeps) and RXC_METHOD_COMP_CNTR_NOTIFY (an eventfd signalled once per
+ * arming, for poll/epoll), with every errno.
  */
 #include <poll.h>
 #include <stdio.h>
@@ -142,8 +143,9 @@ struct flusher {
 
 /*
  * Another thread: while the main thread waits, an INC on the same
- * counter is refused (the wait holds it for read), then moving the QP to
- * ERR flushes its receives, which the kernel counts as errors.
+ * counter works (the wait does not hold the counter's object), then
+ * moving the QP to ERR flushes its receives, which the kernel counts as
+ * errors.
  */
 static void *flush_later(void *arg)
 {
@@ -189,14 +191,138 @@ static void wait_is_woken_by_errors_the_kernel_counts_in_another_thread(
 			   &err));
 	CHECK_LE(now_ms() - t0, TEST_TIMEOUT_MS - 1000);
 	pthread_join(t, NULL);
-	CHECK_RC(f.inc_rc, EBUSY);
+	CHECK_OK(f.inc_rc);
 	CHECK_GE(err, 1);
-	/* The wait is over: INC works again. */
-	CHECK_OK(cntr_modify(env->ctx, &cntr, ENTRY_COMP, OP_INC, 1));
 out_loop:
 	loop_destroy(&l);
 out:
 	CHECK_OK(cntr_destroy(env->ctx, &cntr));
+}
+
+/* What a thread does to a counter while the main thread waits on it. */
+enum meddle {
+	MEDDLE_CREDITS,		/* INC by 1, CREDITS times, reading between */
+	MEDDLE_DESTROY,		/* destroy it */
+};
+
+#define CREDITS 50
+
+struct meddler {
+	pid_t waiter;
+	struct ibv_context *ctx;
+	struct cntr *cntr;
+	enum meddle what;
+	int failed_rc;		/* the first errno, 0 if every call worked */
+};
+
+static void meddled(struct meddler *m, int rc)
+{
+	if (rc && !m->failed_rc)
+		m->failed_rc = rc;
+}
+
+static void *meddle_later(void *arg)
+{
+	struct meddler *m = arg;
+	uint64_t v;
+	int i;
+
+	until_sleeping(m->waiter);
+	if (m->what == MEDDLE_DESTROY) {
+		meddled(m, cntr_destroy(m->ctx, m->cntr));
+		return NULL;
+	}
+	for (i = 0; i < CREDITS; i++) {
+		meddled(m, cntr_read(m->ctx, m->cntr, ENTRY_COMP, &v));
+		meddled(m, cntr_modify(m->ctx, m->cntr, ENTRY_COMP, OP_INC, 1));
+	}
+	return NULL;
+}
+
+/*
+ * Run @what in another thread while this one waits for a threshold of
+ * CREDITS; the wait's errno.  Whatever the other thread called worked.
+ */
+static int wait_while_meddled(struct test_env *env, struct cntr *cntr,
+			      enum meddle what, uint64_t *comp)
+{
+	struct meddler m = { gettid(), env->ctx, cntr, what, 0 };
+	pthread_t t;
+	long long t0;
+	int rc;
+
+	if (!CHECK_OK(pthread_create(&t, NULL, meddle_later, &m)))
+		return -1;
+	t0 = now_ms();
+	rc = cntr_wait(env->ctx, cntr, CREDITS, NULL, TEST_TIMEOUT_MS, comp,
+		       NULL);
+	CHECK_LE(now_ms() - t0, TEST_TIMEOUT_MS - 1000);
+	pthread_join(t, NULL);
+	CHECK(m.failed_rc == 0, "the other thread got %s",
+	      err_name(m.failed_rc));
+	return rc;
+}
+
+/*
+ * Credit flow: one thread waits for credits while another adds them one
+ * by one, reading the counter between.  Every INC and READ works while
+ * the wait sleeps, and the last one ends it.
+ */
+static void wait_lets_another_thread_add_credits(struct test_env *env)
+{
+	uint64_t comp = 0;
+	struct cntr cntr;
+
+	if (!cntr_create(env, &cntr))
+		return;
+	CHECK_OK(wait_while_meddled(env, &cntr, MEDDLE_CREDITS, &comp));
+	CHECK_EQ(comp, CREDITS);
+	CHECK_OK(cntr_destroy(env->ctx, &cntr));
+}
+
+/* A destroy from another thread works and ends the wait with ENOENT. */
+static void destroy_during_a_wait_ends_it_with_enoent(struct test_env *env)
+{
+	struct cntr cntr;
+
+	if (!cntr_create(env, &cntr))
+		return;
+	CHECK_RC(wait_while_meddled(env, &cntr, MEDDLE_DESTROY, NULL), ENOENT);
+	/* The handle names nothing now. */
+	CHECK_RC(cntr_wait(env->ctx, &cntr, 1, NULL, 0, NULL, NULL), ENOENT);
+}
+
+/*
+ * WAIT finds counters of the caller's own context only.  Of two counters
+ * in another context, at least one has a handle our counter does not.
+ */
+static void wait_on_another_contexts_handle_fails_with_enoent(
+	struct test_env *env)
+{
+	struct ibv_context *other = open_device_by_name(env->dev_name);
+	struct cntr mine, theirs[2];
+	int i;
+
+	if (!CHECK(other != NULL, "second context: %s", err_name(errno)))
+		return;
+	if (!cntr_create(env, &mine))
+		goto out;
+	for (i = 0; i < 2; i++)
+		if (!CHECK_OK(cntr_create_ex(other, &theirs[i], -1, NULL,
+					     NULL)))
+			goto out_mine;
+	i = theirs[0].handle == mine.handle;
+	CHECK_RC(cntr_wait(env->ctx, &theirs[i], 0, NULL, 0, NULL, NULL),
+		 ENOENT);
+	/* In its own context the same handle works. */
+	CHECK_OK(cntr_wait(other, &theirs[i], 0, NULL, 0, NULL, NULL));
+	CHECK_OK(cntr_wait(env->ctx, &mine, 0, NULL, 0, NULL, NULL));
+	CHECK_OK(cntr_destroy(other, &theirs[1]));
+	CHECK_OK(cntr_destroy(other, &theirs[0]));
+out_mine:
+	CHECK_OK(cntr_destroy(env->ctx, &mine));
+out:
+	ibv_close_device(other);
 }
 
 static void on_signal(int sig)
@@ -377,6 +503,9 @@ static const struct test_case tests[] = {
 	TEST_CASE(wait_returns_when_the_error_value_differs_from_err_base),
 	TEST_CASE(wait_is_woken_by_errors_the_kernel_counts_in_another_thread),
 	TEST_CASE(wait_fails_with_eintr_when_a_signal_arrives),
+	TEST_CASE(wait_lets_another_thread_add_credits),
+	TEST_CASE(destroy_during_a_wait_ends_it_with_enoent),
+	TEST_CASE(wait_on_another_contexts_handle_fails_with_enoent),
 	TEST_CASE(notify_signals_the_eventfd_once_per_arming),
 	TEST_CASE(notify_lets_poll_wait_on_many_counters),
 	TEST_CASE(notify_rearm_replaces_and_minus_one_disarms),

@@ -519,11 +519,7 @@ static void wait_returns_at_the_threshold_or_times_out(struct test_env *env)
 	CHECK_OK(rxcdv_wait_comp_cntr(c, &w, sizeof(w)));
 	CHECK_EQ(w.err_value, 1);
 
-	/*
-	 * Woken by the device: flushed receives raise the error value.  (Not
-	 * by ibv_inc_comp_cntr() from another thread: the kernel holds the
-	 * counter for the wait, and SET/INC meanwhile fail with EBUSY.)
-	 */
+	/* Woken by the device: flushed receives raise the error value. */
 	w.threshold = 100;
 	w.comp_mask = 0;
 	w.timeout_ms = TEST_TIMEOUT_MS;

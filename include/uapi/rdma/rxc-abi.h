@@ -59,6 +59,11 @@ struct rxc_comp_cntr_create_resp {
  * value differs from a baseline, whichever comes first.  NOTIFY arms an
  * eventfd with the same condition, so that many counters can be waited for
  * with poll() or epoll; the eventfd is signalled once per arming.
+ *
+ * WAIT names the counter by its handle as a plain u32, not as an IDR
+ * attribute, so that it does not hold the counter's object while it
+ * sleeps: MODIFY, READ and DESTROY work meanwhile, and a DESTROY ends the
+ * wait with ENOENT.
  */
 enum rxc_comp_cntr_methods {
 	RXC_METHOD_COMP_CNTR_WAIT = (1U << UVERBS_ID_NS_SHIFT),
@@ -66,7 +71,7 @@ enum rxc_comp_cntr_methods {
 };
 
 enum rxc_comp_cntr_wait_attrs {
-	/* the counter (IDR, read access) */
+	/* u32: the counter's handle (not an IDR attribute) */
 	RXC_ATTR_COMP_CNTR_WAIT_HANDLE = (1U << UVERBS_ID_NS_SHIFT),
 	/* u64: return once the completion value is at least this */
 	RXC_ATTR_COMP_CNTR_WAIT_THRESHOLD,

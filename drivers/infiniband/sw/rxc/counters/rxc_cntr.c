@@ -231,12 +231,15 @@ void rxc_cntr_pool_init(struct rxc_cntr_pool *pool)
 {
 	mutex_init(&pool->lock);
 	INIT_LIST_HEAD(&pool->pages);
+	xa_init(&pool->handles);
 }
 
 /* Core destroys every counter before the context that holds its page. */
 void rxc_cntr_pool_destroy(struct rxc_cntr_pool *pool)
 {
 	WARN_ON(!list_empty(&pool->pages));
+	WARN_ON(!xa_empty(&pool->handles));
+	xa_destroy(&pool->handles);
 	mutex_destroy(&pool->lock);
 }
 
@@ -438,6 +441,9 @@ static int rxc_create_comp_cntr(struct ib_comp_cntr *ibcc,
 		if (err)
 			goto err_err;
 	}
+	err = rxc_cntr_wait_publish(cntr, ibcc->uobject->id);
+	if (err)
+		goto err_err;
 
 	mutex_lock(&rxc->cntr_lock);
 	list_add_tail(&cntr->dev_entry, &rxc->cntr_list);

@@ -13,6 +13,7 @@
 #include <linux/mutex.h>
 #include <linux/spinlock.h>
 #include <linux/wait.h>
+#include <linux/xarray.h>
 #include <rdma/rxc-abi.h>
 
 #include "ib_comp_cntr.h"
@@ -55,16 +56,25 @@ struct rxc_cntr_page {
 };
 
 /**
- * struct rxc_cntr_pool - the counter pages of one user context
+ * struct rxc_cntr_pool - the counters of one user context
  * @lock: protects @pages and every page's @used and @nused
  * @pages: pages with at least one live counter
+ * @handles: the context's counters by uobject handle, for WAIT
  *
  * Pages are per context so that a process maps only its own counters.
+ * WAIT finds its counter in @handles rather than through uverbs, which
+ * would hold the counter's uobject, and so hold off MODIFY and DESTROY,
+ * for the whole sleep (rxc_cntr_wait.c).
  */
 struct rxc_cntr_pool {
 	/* Protects pages and each page's slot bitmap; process context. */
 	struct mutex lock;
 	struct list_head pages;
+	/*
+	 * Its own spinlock orders a WAIT's lookup against destroy's erase;
+	 * process context.
+	 */
+	struct xarray handles;
 };
 
 /* Where one of a counter's two values lives. */
@@ -122,6 +132,10 @@ struct rxc_cntr_notify {
  * @err: the error value
  * @dev_entry: entry on the device's cntr_list (debugfs)
  * @usecnt: QPs it is attached to, when core's object has no such count
+ * @handle: its uobject handle, the key in the pool's @handles
+ * @waits: WAITs that found it in @handles and have not let go; destroy
+ *	   waits for them to leave before it frees the values
+ * @gone: destroy has begun; a WAIT that sees it returns ENOENT
  * @nwaiters: sleeping WAITs plus an armed notification; updates look at
  *	      nothing else when it is zero
  * @wq: where WAIT sleeps
@@ -140,6 +154,9 @@ struct rxc_cntr {
 	struct rxc_cntr_mem err;
 	struct list_head dev_entry;
 	atomic_t usecnt;
+	u32 handle;
+	atomic_t waits;
+	bool gone;
 	atomic_t nwaiters;
 	wait_queue_head_t wq;
 	/* Protects notify; any context. */
@@ -172,6 +189,7 @@ const char *rxc_cntr_mem_name(enum rxc_cntr_mem_kind kind);
 
 /* counters/rxc_cntr_wait.c: WAIT, NOTIFY and waking them */
 void rxc_cntr_wait_init(struct rxc_cntr *cntr);
+int rxc_cntr_wait_publish(struct rxc_cntr *cntr, u32 handle);
 void rxc_cntr_wait_cleanup(struct rxc_cntr *cntr);
 void __rxc_cntr_wake(struct rxc_cntr *cntr);
 int rxc_cntr_client_register(void);

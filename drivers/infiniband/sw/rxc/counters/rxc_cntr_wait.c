@@ -10,11 +10,14 @@
  * (rxc_cntr_wake() in rxc_cntr.h); only then do they wake the queue and
  * look at the armed eventfd.
  *
- * WAIT runs in process context with the counter's uobject held for read,
- * as every method that names it: SET and INC on the same counter (which
- * core runs with the object held for write) fail with EBUSY until the
- * WAIT returns.  Threads that update a counter by hand while another
- * waits should use NOTIFY, which returns at once.
+ * WAIT runs in process context and names its counter by handle, not as
+ * an IDR attribute: uverbs would hold the counter's uobject across the
+ * sleep, and MODIFY and DESTROY, which take it for write, would fail with
+ * EBUSY until the wait ended, breaking the usual pattern of one thread
+ * waiting for credits while another adds them.  Instead WAIT looks the
+ * counter up in its context's table and counts itself in @waits; destroy
+ * erases the entry, wakes the sleepers, which return ENOENT, and waits
+ * for them to leave before it frees the values they read.
  *
  * A WAIT in flight also holds off device removal: uverbs waits for every
  * ioctl in flight before it tears the device's files down.  Core removes
@@ -26,6 +29,7 @@
 #include <linux/eventfd.h>
 #include <linux/jiffies.h>
 #include <linux/sched/signal.h>
+#include <linux/wait_bit.h>
 #include <kunit/visibility.h>
 #define UVERBS_MODULE_NAME rxc
 #include <rdma/uverbs_named_ioctl.h>
@@ -33,6 +37,7 @@
 #include "rxc.h"
 #include "rxc_compat.h"
 #include "counters/rxc_cntr.h"
+#include "verbs/rxc_verbs.h"
 
 /* The condition both methods wait for; pure, for KUnit. */
 bool rxc_cntr_wait_done(u64 comp, u64 err, u64 threshold, u64 err_base)
@@ -46,6 +51,11 @@ static bool rxc_cntr_dying(struct rxc_cntr *cntr)
 	return READ_ONCE(cntr->rxc->cntr_dying);
 }
 
+static bool rxc_cntr_gone(struct rxc_cntr *cntr)
+{
+	return READ_ONCE(cntr->gone);
+}
+
 static bool rxc_cntr_reached(struct rxc_cntr *cntr, u64 threshold,
 			     u64 err_base, u64 *comp, u64 *err)
 {
@@ -56,15 +66,55 @@ static bool rxc_cntr_reached(struct rxc_cntr *cntr, u64 threshold,
 
 void rxc_cntr_wait_init(struct rxc_cntr *cntr)
 {
+	atomic_set(&cntr->waits, 0);
+	cntr->gone = false;
 	atomic_set(&cntr->nwaiters, 0);
 	init_waitqueue_head(&cntr->wq);
 	spin_lock_init(&cntr->notify_lock);
 	memset(&cntr->notify, 0, sizeof(cntr->notify));
 }
 
-/* Counter destruction: no WAIT runs (it holds the uobject), drop NOTIFY. */
+/* The last step of create: WAIT can find the counter by @handle now. */
+int rxc_cntr_wait_publish(struct rxc_cntr *cntr, u32 handle)
+{
+	cntr->handle = handle;
+	return xa_insert(&cntr->pool->handles, handle, cntr, GFP_KERNEL_ACCOUNT);
+}
+
+/* A WAIT takes the counter named @handle, if it is still there. */
+static struct rxc_cntr *rxc_cntr_wait_get(struct rxc_cntr_pool *pool,
+					  u32 handle)
+{
+	struct rxc_cntr *cntr;
+
+	xa_lock(&pool->handles);
+	cntr = xa_load(&pool->handles, handle);
+	if (cntr)
+		atomic_inc(&cntr->waits);
+	xa_unlock(&pool->handles);
+	return cntr;
+}
+
+/* After this the WAIT must not touch @cntr: destroy may free it. */
+static void rxc_cntr_wait_put(struct rxc_cntr *cntr)
+{
+	/* wake_up_var() only hashes the address; it reads nothing there. */
+	if (atomic_dec_and_test(&cntr->waits))
+		wake_up_var(&cntr->waits);
+}
+
+/*
+ * Counter destruction, process context: no new WAIT finds the counter
+ * once it is erased; those that did are woken and leave (they sleep
+ * interruptibly and test @gone), then the armed eventfd is dropped.
+ */
 void rxc_cntr_wait_cleanup(struct rxc_cntr *cntr)
 {
+	xa_erase(&cntr->pool->handles, cntr->handle);
+	WRITE_ONCE(cntr->gone, true);
+	wake_up_interruptible_all(&cntr->wq);
+	wait_var_event(&cntr->waits, !atomic_read(&cntr->waits));
+
 	if (cntr->notify.ctx)
 		eventfd_ctx_put(cntr->notify.ctx);
 	cntr->notify.ctx = NULL;
@@ -115,6 +165,7 @@ static int rxc_cntr_wait(struct rxc_cntr *cntr, u64 threshold, u64 err_base,
 	 */
 	smp_mb__after_atomic();
 	left = wait_event_interruptible_timeout(cntr->wq,
+						rxc_cntr_gone(cntr) ||
 						rxc_cntr_dying(cntr) ||
 						rxc_cntr_reached(cntr, threshold,
 								 err_base, comp, err),
@@ -126,6 +177,8 @@ static int rxc_cntr_wait(struct rxc_cntr *cntr, u64 threshold, u64 err_base,
 		ret = -EINTR;
 	else if (rxc_cntr_reached(cntr, threshold, err_base, comp, err))
 		ret = 0;
+	else if (rxc_cntr_gone(cntr))
+		ret = -ENOENT;
 	else if (rxc_cntr_dying(cntr))
 		ret = -EIO;
 	else
@@ -200,34 +253,66 @@ static int rxc_cntr_copy_out(struct uverbs_attr_bundle *attrs, u16 id,
 	return uverbs_copy_to(attrs, id, &val, sizeof(val));
 }
 
-static int UVERBS_HANDLER(RXC_METHOD_COMP_CNTR_WAIT)(struct uverbs_attr_bundle *attrs)
-{
-	struct ib_comp_cntr *ibcc =
-		uverbs_attr_get_obj(attrs, RXC_ATTR_COMP_CNTR_WAIT_HANDLE);
-	struct rxc_cntr *cntr = to_rcntr(ibcc);
-	u64 threshold, err_base, comp, err;
+/* The threshold, timeout and optional error baseline of a WAIT. */
+struct rxc_cntr_wait_args {
+	u64 threshold;
+	u64 err_base;
 	u32 timeout_ms;
-	int ret, ret2;
+	bool has_err_base;
+};
 
-	ret = uverbs_copy_from(&threshold, attrs,
+static int rxc_cntr_wait_args(struct uverbs_attr_bundle *attrs,
+			      struct rxc_cntr_wait_args *a)
+{
+	int ret;
+
+	ret = uverbs_copy_from(&a->threshold, attrs,
 			       RXC_ATTR_COMP_CNTR_WAIT_THRESHOLD);
 	if (ret)
 		return ret;
-	ret = uverbs_copy_from(&timeout_ms, attrs,
+	ret = uverbs_copy_from(&a->timeout_ms, attrs,
 			       RXC_ATTR_COMP_CNTR_WAIT_TIMEOUT_MS);
 	if (ret)
 		return ret;
-	if (uverbs_attr_is_valid(attrs, RXC_ATTR_COMP_CNTR_WAIT_ERR_BASE)) {
-		ret = uverbs_copy_from(&err_base, attrs,
-				       RXC_ATTR_COMP_CNTR_WAIT_ERR_BASE);
-		if (ret)
-			return ret;
-	} else {
-		err_base = atomic64_read_acquire(cntr->err.val);
-	}
+	a->has_err_base = uverbs_attr_is_valid(attrs,
+					       RXC_ATTR_COMP_CNTR_WAIT_ERR_BASE);
+	if (!a->has_err_base)
+		return 0;
+	return uverbs_copy_from(&a->err_base, attrs,
+				RXC_ATTR_COMP_CNTR_WAIT_ERR_BASE);
+}
 
-	ret = rxc_cntr_wait(cntr, threshold, err_base, timeout_ms, &comp, &err);
-	if (ret == -EINTR)
+static int UVERBS_HANDLER(RXC_METHOD_COMP_CNTR_WAIT)(struct uverbs_attr_bundle *attrs)
+{
+	struct rxc_cntr_wait_args a;
+	struct ib_ucontext *uctx;
+	struct rxc_cntr *cntr;
+	u64 comp, err;
+	u32 handle;
+	int ret, ret2;
+
+	uctx = ib_uverbs_get_ucontext(attrs);
+	if (IS_ERR(uctx))
+		return PTR_ERR(uctx);
+	ret = uverbs_copy_from(&handle, attrs, RXC_ATTR_COMP_CNTR_WAIT_HANDLE);
+	if (ret)
+		return ret;
+	ret = rxc_cntr_wait_args(attrs, &a);
+	if (ret)
+		return ret;
+
+	cntr = rxc_cntr_wait_get(&to_ruc(uctx)->cntr_pool, handle);
+	if (!cntr) {
+		rxc_dbg(to_rdev(uctx->device),
+			"comp_cntr wait: no counter with handle %u\n", handle);
+		return -ENOENT;
+	}
+	if (!a.has_err_base)
+		a.err_base = atomic64_read_acquire(cntr->err.val);
+	ret = rxc_cntr_wait(cntr, a.threshold, a.err_base, a.timeout_ms,
+			    &comp, &err);
+	rxc_cntr_wait_put(cntr);
+	if (ret == -EINTR || ret == -ENOENT)
 		return ret;
 	/* What was seen last is worth having after a timeout or removal too. */
 	ret2 = rxc_cntr_copy_out(attrs, RXC_ATTR_COMP_CNTR_WAIT_COMP_VALUE, comp);
@@ -312,14 +397,13 @@ err_put:
 }
 
 /*
- * The handle is declared as an IDR attribute with read access, as
- * include/uapi/rdma/rxc-abi.h says: the counter stays alive while a
- * method runs on it.
+ * WAIT's handle is a plain u32 (see the top of this file); NOTIFY returns
+ * at once and names its counter as every core method does, an IDR
+ * attribute with read access.
  */
 DECLARE_UVERBS_NAMED_METHOD(RXC_METHOD_COMP_CNTR_WAIT,
-			    UVERBS_ATTR_IDR(RXC_ATTR_COMP_CNTR_WAIT_HANDLE,
-					    UVERBS_OBJECT_COMP_CNTR, UVERBS_ACCESS_READ,
-					    UA_MANDATORY),
+			    UVERBS_ATTR_PTR_IN(RXC_ATTR_COMP_CNTR_WAIT_HANDLE,
+					       UVERBS_ATTR_TYPE(u32), UA_MANDATORY),
 			    UVERBS_ATTR_PTR_IN(RXC_ATTR_COMP_CNTR_WAIT_THRESHOLD,
 					       UVERBS_ATTR_TYPE(u64), UA_MANDATORY),
 			    UVERBS_ATTR_PTR_IN(RXC_ATTR_COMP_CNTR_WAIT_ERR_BASE,
