@@ -83,6 +83,16 @@ int query_caps(struct ibv_context *ctx, struct caps *caps)
 	return ioc_run(ctx, &c);
 }
 
+int query_caps_max_value(struct ibv_context *ctx, uint64_t *max_value)
+{
+	struct ioc c;
+
+	ioc_init(&c, UVERBS_OBJECT_DEVICE, UVERBS_METHOD_QUERY_COMP_CNTR_CAPS);
+	ioc_ptr(&c, UVERBS_ATTR_QUERY_COMP_CNTR_CAPS_MAX_VALUE, max_value,
+		sizeof(*max_value));
+	return ioc_run(ctx, &c);
+}
+
 /* @with_resp false sends the core handle alone, as upstream's generic verb. */
 static int cntr_create_attrs(struct ibv_context *ctx, struct cntr *cntr,
 			     bool with_resp, int type,

@@ -40,6 +40,8 @@ struct cntr {
 };
 
 int query_caps(struct ibv_context *ctx, struct caps *caps);
+/* The caps method with its MAX_VALUE output alone: the others are optional. */
+int query_caps_max_value(struct ibv_context *ctx, uint64_t *max_value);
 /* @type < 0 leaves the type attribute out; NULL buffers leave theirs out. */
 int cntr_create_ex(struct ibv_context *ctx, struct cntr *cntr, int type,
 		   const struct ib_uverbs_buffer_desc *comp_buf,

@@ -147,6 +147,8 @@ static inline int ib_comp_cntr_check_op_mask(u32 op_mask, u32 supported)
 	return 0;
 }
 
+bool ib_comp_cntr_overlaps(const struct ib_comp_cntr_attachments *a,
+			   u32 op_mask);
 int ib_comp_cntr_attach(struct ib_comp_cntr_attachments *a,
 			struct ib_comp_cntr *cc, u32 op_mask);
 void ib_comp_cntr_detach_all(struct ib_comp_cntr_attachments *a);

@@ -11,6 +11,27 @@
 #include "ib_comp_cntr.h"
 
 /**
+ * ib_comp_cntr_overlaps - whether a counter counts any of @op_mask already
+ * @a: the QP's attachments
+ * @op_mask: IB_UVERBS_QP_ATTACH_COMP_CNTR_OP_* bits
+ *
+ * Upstream's core answers EBUSY for this before the driver sees the
+ * attach, so it comes before any check of the driver's own.
+ */
+bool ib_comp_cntr_overlaps(const struct ib_comp_cntr_attachments *a,
+			   u32 op_mask)
+{
+	unsigned long mask = op_mask;
+	unsigned int i;
+
+	for_each_set_bit(i, &mask, IB_COMP_CNTR_NUM_OPS)
+		if (a->by_op[i])
+			return true;
+	return false;
+}
+EXPORT_SYMBOL_IF_KUNIT(ib_comp_cntr_overlaps);
+
+/**
  * ib_comp_cntr_attach - record @cc for every operation in @op_mask
  * @a: the QP's attachments
  * @cc: the counter
@@ -26,9 +47,8 @@ int ib_comp_cntr_attach(struct ib_comp_cntr_attachments *a,
 	bool attached = false;
 	unsigned int i;
 
-	for_each_set_bit(i, &mask, IB_COMP_CNTR_NUM_OPS)
-		if (a->by_op[i])
-			return -EBUSY;
+	if (ib_comp_cntr_overlaps(a, op_mask))
+		return -EBUSY;
 
 	/*
 	 * One use per QP, however many operations and attach calls it

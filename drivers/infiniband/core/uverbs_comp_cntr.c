@@ -42,18 +42,20 @@ static int UVERBS_HANDLER(UVERBS_METHOD_QUERY_COMP_CNTR_CAPS)(struct uverbs_attr
 	if (ret)
 		return ret;
 
+	/* Each output is optional: one the caller left out is skipped. */
 	ret = uverbs_copy_to(attrs, UVERBS_ATTR_QUERY_COMP_CNTR_CAPS_MAX_COUNTERS,
 			     &caps.max_counters, sizeof(caps.max_counters));
-	if (ret)
+	if (IS_UVERBS_COPY_ERR(ret))
 		return ret;
 	ret = uverbs_copy_to(attrs, UVERBS_ATTR_QUERY_COMP_CNTR_CAPS_MAX_VALUE,
 			     &caps.max_value, sizeof(caps.max_value));
-	if (ret)
+	if (IS_UVERBS_COPY_ERR(ret))
 		return ret;
-	return uverbs_copy_to(attrs,
-			      UVERBS_ATTR_QUERY_COMP_CNTR_CAPS_SUPPORTED_QP_ATTACH_OPS,
-			      &caps.supported_qp_attach_ops,
-			      sizeof(caps.supported_qp_attach_ops));
+	ret = uverbs_copy_to(attrs,
+			     UVERBS_ATTR_QUERY_COMP_CNTR_CAPS_SUPPORTED_QP_ATTACH_OPS,
+			     &caps.supported_qp_attach_ops,
+			     sizeof(caps.supported_qp_attach_ops));
+	return IS_UVERBS_COPY_ERR(ret) ? ret : 0;
 }
 
 static int UVERBS_HANDLER(UVERBS_METHOD_QP_ATTACH_COMP_CNTR)(struct uverbs_attr_bundle *attrs)
@@ -219,11 +221,11 @@ static int ib_comp_cntr_free(struct ib_uobject *uobj,
 
 DECLARE_UVERBS_NAMED_METHOD(UVERBS_METHOD_QUERY_COMP_CNTR_CAPS,
 			    UVERBS_ATTR_PTR_OUT(UVERBS_ATTR_QUERY_COMP_CNTR_CAPS_MAX_COUNTERS,
-						UVERBS_ATTR_TYPE(u32), UA_MANDATORY),
+						UVERBS_ATTR_TYPE(u32), UA_OPTIONAL),
 			    UVERBS_ATTR_PTR_OUT(UVERBS_ATTR_QUERY_COMP_CNTR_CAPS_MAX_VALUE,
-						UVERBS_ATTR_TYPE(u64), UA_MANDATORY),
+						UVERBS_ATTR_TYPE(u64), UA_OPTIONAL),
 			    UVERBS_ATTR_PTR_OUT(IB_COMP_CNTR_CAPS_OPS,
-						UVERBS_ATTR_TYPE(u32), UA_MANDATORY));
+						UVERBS_ATTR_TYPE(u32), UA_OPTIONAL));
 
 ADD_UVERBS_METHODS(ib_comp_cntr_device_methods,
 		   UVERBS_OBJECT_DEVICE,

@@ -576,17 +576,19 @@ int rxc_qp_attach_comp_cntr(struct ib_qp *ibqp, struct ib_comp_cntr *cc,
 	enum ib_qp_state state;
 	int err;
 
+	/* An overlap first, in every state: upstream's core checks it so. */
 	mutex_lock(&qp->mutex);
 	state = rxc_qp_state(qp);
-	if (state != IB_QPS_RESET && state != IB_QPS_INIT) {
+	if (ib_comp_cntr_overlaps(&qp->cntrs, attr->op_mask)) {
+		rxc_dbg_qp(qp, "attach_comp_cntr: ops %#x already counted\n",
+			   attr->op_mask);
+		err = -EBUSY;
+	} else if (state != IB_QPS_RESET && state != IB_QPS_INIT) {
 		rxc_dbg_qp(qp, "attach_comp_cntr: state %d is not RESET or INIT\n",
 			   state);
 		err = -EINVAL;
 	} else {
 		err = ib_comp_cntr_attach(&qp->cntrs, cc, attr->op_mask);
-		if (err)
-			rxc_dbg_qp(qp, "attach_comp_cntr: ops %#x already counted\n",
-				   attr->op_mask);
 	}
 	mutex_unlock(&qp->mutex);
 	return err;
