@@ -635,6 +635,34 @@ out:
 }
 
 /*
+ * An RDMA write with immediate that b refuses for its rkey: a sees
+ * REM_ACCESS_ERR, and the receive WQE the message consumes at b completes
+ * with LOC_ACCESS_ERR, the responder's status (ibv_poll_cq(3)).  Found by
+ * vdiff: rxc flushed the receive, rdma_rxe reports REM_ACCESS_ERR there.
+ */
+static void write_imm_with_bad_rkey_fails_the_receive_with_loc_access_err(
+	struct test_env *env)
+{
+	struct duo d;
+
+	if (is_rxe(env))
+		tap_xfail("rdma_rxe 6.1 reports IBV_WC_REM_ACCESS_ERR at the responder");
+	if (!duo_connect(env, &d, &default_opts))
+		return;
+	if (!CHECK_OK(post_recv(&d, B, 7, 0, 100)) ||
+	    !CHECK_OK(post_recv(&d, B, 8, 0, 100)) ||
+	    !CHECK_OK(post_a(&d, 1, IBV_WR_RDMA_WRITE_WITH_IMM, 0, 64,
+			     IBV_SEND_SIGNALED, b_addr(&d, 0),
+			     d.mr[B]->rkey ^ 0x1000)))
+		goto out;
+	expect_wc(d.scq[A], 1, IBV_WC_REM_ACCESS_ERR, 0);
+	expect_wc(d.rcq[B], 7, IBV_WC_LOC_ACCESS_ERR, 0);
+	expect_wc(d.rcq[B], 8, IBV_WC_WR_FLUSH_ERR, 0);
+out:
+	duo_destroy(&d);
+}
+
+/*
  * A send with invalidate whose rkey names no window b may invalidate is
  * an invalid request: b's receive fails rather than report an
  * invalidation that did not happen, and a is NAKed.
@@ -1153,6 +1181,7 @@ static const struct test_case tests[] = {
 	TEST_CASE(misaligned_atomic_is_refused_by_ibv_post_send_with_einval),
 	TEST_CASE(misaligned_atomic_fails_at_the_responder_with_rem_inv_req_err),
 	TEST_CASE(send_longer_than_the_receive_fails_on_both_sides),
+	TEST_CASE(write_imm_with_bad_rkey_fails_the_receive_with_loc_access_err),
 	TEST_CASE(send_with_invalidate_of_an_unknown_rkey_fails_on_both_sides),
 	TEST_CASE(read_whose_region_goes_away_midway_fails_with_rem_access_err),
 	TEST_CASE(read_to_a_qp_granting_no_rd_atomic_fails_with_rem_inv_req_err),

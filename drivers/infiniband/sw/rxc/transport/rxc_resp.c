@@ -339,6 +339,22 @@ static bool rxc_resp_copy(struct rxc_qp *qp, u32 rkey, u64 va, void *buf,
 	return true;
 }
 
+/*
+ * A write refused for its key or range.  On RC, with immediate data in
+ * the same packet, the receive WQE it consumes completes with a local
+ * access error, the responder's status for it (ibv_poll_cq(3)), instead
+ * of being flushed as if the message had never come.  UC drops the
+ * message and consumes nothing.
+ */
+static enum rxc_resp_res rxc_resp_write_denied(struct rxc_qp *qp,
+					       const struct rxc_pkt_info *pkt)
+{
+	if (qp->ibqp.qp_type == IB_QPT_RC &&
+	    (pkt->mask & RXC_OPF_RECV_WQE) && rxc_resp_get_rwqe(qp))
+		rxc_resp_fail_rwqe(qp, IB_WC_LOC_ACCESS_ERR);
+	return RXC_RESP_NAK_ACCESS;
+}
+
 static enum rxc_resp_res rxc_resp_write(struct rxc_qp *qp,
 					const struct rxc_pkt_info *pkt)
 {
@@ -356,7 +372,7 @@ static enum rxc_resp_res rxc_resp_write(struct rxc_qp *qp,
 			return RXC_RESP_NAK_INV;
 		if (!rxc_resp_access_ok(qp, resp->rkey, resp->va, resp->resid,
 					IB_ACCESS_REMOTE_WRITE))
-			return RXC_RESP_NAK_ACCESS;
+			return rxc_resp_write_denied(qp, pkt);
 	}
 	/* With immediate data, the last packet consumes a receive WQE. */
 	if ((pkt->mask & RXC_OPF_RECV_WQE) && !rxc_resp_get_rwqe(qp))
@@ -366,7 +382,7 @@ static enum rxc_resp_res rxc_resp_write(struct rxc_qp *qp,
 		return RXC_RESP_NAK_INV;
 	if (!rxc_resp_copy(qp, resp->rkey, resp->va, (void *)pkt->payload, n,
 			   IB_ACCESS_REMOTE_WRITE, RXC_COPY_TO_MR))
-		return RXC_RESP_NAK_ACCESS;
+		return rxc_resp_write_denied(qp, pkt);
 	resp->va += n;
 	resp->resid -= n;
 	if (!(pkt->mask & RXC_OPF_LAST))
