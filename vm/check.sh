@@ -154,6 +154,9 @@ step "tests: install-deps gets a bare machine to apt-get install" "$repo/tests/h
 if [ -f "$repo/tests/verbs/Makefile" ]; then
 	step "build: C verbs tests" make -s -C "$repo/tests/verbs" || true
 fi
+if [ -f "$repo/tests/diff/Makefile" ]; then
+	step "build: vdiff, the differential tester" make -s -C "$repo/tests/diff" || true
+fi
 
 # tap_of NAME CMD...: CMD prints TAP lines; they count as host results.  A
 # failing CMD that printed no "not ok" line adds one of its own.
@@ -236,6 +239,8 @@ run_guest() {
 		--env "RXC_RING_FUZZ_SEED=${RXC_RING_FUZZ_SEED:-}" \
 		--env "RXC_FAULT_PCT=${RXC_FAULT_PCT:-}" \
 		--env "RXC_FAULT_SECS=${RXC_FAULT_SECS:-}" \
+		--env "RXC_DIFF_FIRST=${RXC_DIFF_FIRST:-}" \
+		--env "RXC_DIFF_SEEDS=${RXC_DIFF_SEEDS:-}" \
 		--env "NETEM_MIB=${NETEM_MIB:-}" \
 		--env "NETEM_LOSS=${NETEM_LOSS:-}" \
 		--env "NETEM_SECS=${NETEM_SECS:-}" \

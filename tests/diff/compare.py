@@ -1,0 +1,169 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+"""Compare vdiff traces of the same seeds from two drivers.
+
+  compare.py compare REF CAND [--known FILE]
+      Per seed, the lines where CAND's trace differs from REF's.  A
+      difference is explained when each of its lines matches a pattern of
+      the known-differences file (rdma_rxe's documented bugs and limits);
+      the rest are printed with their seed.  Exits 1 if any is left.
+
+  compare.py minimize VDIFF SEED REF_A REF_B CAND_A CAND_B [--quiet MS]
+      Re-runs SEED on both sides of the comparison, drops every step whose
+      removal keeps the traces different, and prints the smallest program
+      found with both of its traces.
+"""
+import argparse
+import difflib
+import re
+import subprocess
+import sys
+
+
+def split_seeds(path):
+    """{seed: [lines]} of a trace file."""
+    seeds, cur = {}, None
+    with open(path, encoding="utf-8", errors="replace") as f:
+        for line in f:
+            line = line.rstrip("\n")
+            m = re.match(r"^seed (\d+)$", line)
+            if m:
+                cur = int(m.group(1))
+                seeds[cur] = []
+            elif line.startswith("setup: "):
+                seeds.setdefault(-1, []).append(line)
+            elif cur is not None:
+                seeds[cur].append(line)
+    return seeds
+
+
+def load_known(path):
+    """{'line': [(regex, reason)], 'ref': [...]} from FILE.
+
+    Each entry is 'KIND<TAB>REGEX<TAB>REASON'; # starts a comment.  A
+    'line' entry explains a line of a difference; a 'ref' entry, matching
+    a line of the reference's own trace, explains the whole seed: the
+    reference went wrong there and nothing after it compares.
+    """
+    known = {"line": [], "ref": []}
+    if not path:
+        return known
+    with open(path, encoding="utf-8") as f:
+        for n, line in enumerate(f, 1):
+            line = line.rstrip("\n")
+            if not line.strip() or line.startswith("#"):
+                continue
+            kind, pattern, reason = (line.split("\t") + ["", ""])[:3]
+            if kind not in known or not pattern:
+                sys.exit(f"{path}:{n}: expected KIND<TAB>REGEX<TAB>REASON")
+            known[kind].append((re.compile(pattern), reason.strip()))
+    return known
+
+
+def differences(ref, cand):
+    """The -/+ lines of a unified diff of two traces, headers left out."""
+    return [d for d in difflib.unified_diff(ref, cand, lineterm="", n=0)
+            if d[:1] in "-+" and not d.startswith(("---", "+++"))]
+
+
+def explain(ref, diff, known):
+    """The reasons covering the difference DIFF from REF, or None."""
+    for pattern, reason in known["ref"]:
+        if any(pattern.search(line) for line in ref):
+            return {reason}
+    reasons = set()
+    for line in diff:
+        hit = next((r for p, r in known["line"] if p.search(line)), None)
+        if hit is None:
+            return None
+        reasons.add(hit)
+    return reasons
+
+
+def cmd_compare(args):
+    ref, cand = split_seeds(args.ref), split_seeds(args.cand)
+    known = load_known(args.known)
+    same = explained = 0
+    unexplained = []
+    for seed in sorted(set(ref) | set(cand)):
+        r = ref.get(seed, ["(missing)"])
+        diff = differences(r, cand.get(seed, ["(missing)"]))
+        if not diff:
+            same += 1
+            continue
+        why = explain(r, diff, known)
+        if why is None:
+            unexplained.append(seed)
+            print(f"seed {seed} differs:")
+            print("\n".join("  " + d for d in diff[:40]))
+        else:
+            explained += 1
+            print(f"seed {seed}: known ({'; '.join(sorted(why))})")
+    print(f"{same} same, {explained} known differences, "
+          f"{len(unexplained)} unexplained"
+          + (f": seeds {' '.join(map(str, unexplained))}"
+             if unexplained else ""))
+    return 1 if unexplained else 0
+
+
+def trace(vdiff, a, b, seed, keep, quiet):
+    out = subprocess.run([vdiff, "run", "-q", str(quiet), "-k",
+                          format(keep, "x"), a, b, str(seed)],
+                         capture_output=True, text=True, timeout=600)
+    return out.stdout.splitlines()
+
+
+def cmd_minimize(args):
+    def differs(keep):
+        r = trace(args.vdiff, args.ref_a, args.ref_b, args.seed, keep,
+                  args.quiet)
+        c = trace(args.vdiff, args.cand_a, args.cand_b, args.seed, keep,
+                  args.quiet)
+        return differences(r, c), r, c
+
+    nsteps = int(re.search(r", (\d+) steps",
+                           subprocess.run([args.vdiff, "print",
+                                           str(args.seed)],
+                                          capture_output=True, text=True,
+                                          check=True).stdout).group(1))
+    keep = (1 << nsteps) - 1
+    diff, _, _ = differs(keep)
+    if not diff:
+        print(f"seed {args.seed}: no difference on a re-run (flaky)")
+        return 2
+    for step in reversed(range(nsteps)):
+        trial = keep & ~(1 << step)
+        if trial and differs(trial)[0]:
+            keep = trial
+    diff, r, c = differs(keep)
+    print(f"seed {args.seed}: minimal program (steps {keep:#x}):")
+    sys.stdout.write(subprocess.run([args.vdiff, "print", str(args.seed),
+                                     format(keep, "x")],
+                                    capture_output=True, text=True).stdout)
+    print("difference (- reference, + candidate):")
+    print("\n".join("  " + d for d in diff))
+    return 0
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__,
+                                 formatter_class=argparse.RawTextHelpFormatter)
+    sub = ap.add_subparsers(dest="cmd", required=True)
+    c = sub.add_parser("compare")
+    c.add_argument("ref")
+    c.add_argument("cand")
+    c.add_argument("--known")
+    m = sub.add_parser("minimize")
+    m.add_argument("vdiff")
+    m.add_argument("seed", type=int)
+    m.add_argument("ref_a")
+    m.add_argument("ref_b")
+    m.add_argument("cand_a")
+    m.add_argument("cand_b")
+    m.add_argument("--quiet", type=int, default=50)
+    args = ap.parse_args()
+    return cmd_compare(args) if args.cmd == "compare" else cmd_minimize(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,101 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
+/*
+ * vdiff: random verbs programs, run on two drivers and compared.
+ *
+ * A program is a list of steps between two QPs, side A and side B, each
+ * on its own device or both on one.  A step is one doorbell: a chain of
+ * work requests posted by one side, a batch of receives, or a forced
+ * move to ERR.  Steps run one at a time and each waits for its
+ * completions, so that what one driver does is a function of the seed
+ * alone and two drivers can be compared line by line.
+ */
+#ifndef VDIFF_H
+#define VDIFF_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#define VD_MAX_STEPS	24
+#define VD_MAX_CHAIN	5
+#define VD_MAX_SGE	3
+#define VD_INLINE	64
+/*
+ * Each side's buffer: the first half is what it sends from, the second
+ * where receives, its READs and atomic results, and the peer's writes
+ * land.
+ */
+#define VD_BUF		(64 * 1024)
+#define VD_HALF		(VD_BUF / 2)
+#define VD_RECV_LEN	4096	/* a receive that fits every send */
+#define VD_UD_GRH	40
+
+enum vd_qpt { VD_RC, VD_UC, VD_UD };
+
+enum vd_op {
+	VD_SEND,
+	VD_SEND_IMM,
+	VD_WRITE,
+	VD_WRITE_IMM,
+	VD_READ,
+	VD_CAS,
+	VD_FADD,
+	VD_BIND,	/* bind the side's type 2 window over its second half */
+	VD_INV,		/* LOCAL_INV of that window */
+	VD_WRITE_MW,	/* a WRITE through the peer's window */
+	VD_NOPS,
+};
+
+enum vd_step_kind { VD_STEP_SEND, VD_STEP_RECV, VD_STEP_ERR };
+
+/*
+ * One work request.  Receives use @len, @loff and @nsge only.  @loff is
+ * in the poster's buffer, @roff in the peer's.
+ */
+struct vd_wr {
+	enum vd_op op;
+	uint32_t len;
+	uint32_t loff;
+	uint32_t roff;
+	uint8_t nsge;
+	bool inl;
+	bool signaled;
+	bool bad_key;	/* deliberately wrong rkey */
+	uint32_t imm;
+	uint64_t cmp;
+	uint64_t add;	/* FADD's addend, CAS's swap value */
+};
+
+struct vd_step {
+	enum vd_step_kind kind;
+	uint8_t side;
+	uint8_t n;
+	struct vd_wr wr[VD_MAX_CHAIN];
+};
+
+struct vd_prog {
+	uint64_t seed;
+	enum vd_qpt qpt;
+	bool srq;
+	unsigned int nsteps;
+	struct vd_step step[VD_MAX_STEPS];
+};
+
+/* Where a side lives: a device and the GID index its traffic uses. */
+struct vd_end {
+	const char *dev;
+	int gid_index;
+};
+
+/* gen.c */
+uint64_t vd_rand(uint64_t *state);
+void vd_generate(struct vd_prog *p, uint64_t seed);
+const char *vd_op_name(enum vd_op op);
+const char *vd_qpt_name(enum vd_qpt qpt);
+void vd_print(const struct vd_prog *p, uint32_t keep, FILE *f);
+
+/* run.c: the trace of @p's steps in @keep (a bit per step) on stdout */
+int vd_run(const struct vd_prog *p, uint32_t keep, const struct vd_end *a,
+	   const struct vd_end *b, unsigned int quiet_ms, FILE *out);
+
+#endif /* VDIFF_H */

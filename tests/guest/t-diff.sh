@@ -1,0 +1,132 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+#
+# Differential testing against rdma_rxe: the same random verbs programs
+# (tests/diff/vdiff, one per seed) run on rdma_rxe and on rxc, and their
+# traces must agree, per work request: status, opcode, length, immediate
+# data, completion order, the bytes placed and the final QP states.
+#
+# The reference is rdma_rxe's loopback (rxe8, two QPs on one device, in
+# the initial namespace, the only one 6.1's rdma_rxe serves).  Compared
+# with it:
+#   rxc-lo	two QPs on one rxc device (rxc9, namespace dfb)
+#   rxc-ns	rxc10 in namespace dfc to rxc11 in namespace dfd, over veth
+#   mixed	side A on rdma_rxe (rxe8), side B on rxc (rxc9), over veth
+# What a program observes does not depend on where its QPs live, so one
+# reference serves all three.  A difference that tests/diff/known-rxe.txt
+# explains (a documented rdma_rxe bug or limit) passes; any other fails
+# and is printed with its seed and a minimal program.  rxc-ns must also
+# agree with rxc-lo exactly: no known list excuses rxc from itself.
+#
+# RXC_DIFF_SEEDS programs from RXC_DIFF_FIRST: a smoke in CI; the long
+# run is documented in Documentation/rxc.rst ("Differential testing").
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+. "$here/lib.sh"
+SUITE=differential
+IP=/usr/sbin/ip
+repo=${RXC_REPO:-/nonexistent}
+VDIFF=$repo/build/tests/diff/vdiff
+COMPARE=$repo/tests/diff/compare.py
+KNOWN=$repo/tests/diff/known-rxe.txt
+FIRST=${RXC_DIFF_FIRST:-1}
+SEEDS=${RXC_DIFF_SEEDS:-$(by_kernel 100 20 10)}
+QUIET=$((50 * SLOW))
+# Programs mostly wait for completions: two processes share the seeds.
+JOBS=2
+OUT=$RESULTS/diff
+# Seeds left different after the comparison that get a minimal program.
+MINIMIZE=3
+
+if [ "$DEV_TYPE" != rxc ]; then
+	skip "rdma_rxe against rxc" "only meaningful with rxc"
+	exit 0
+fi
+if [ ! -x "$VDIFF" ]; then
+	skip "rdma_rxe against rxc" "vdiff not built (make -C tests/diff)"
+	exit 0
+fi
+mkdir -p "$OUT"
+
+cleanup() {
+	local ns
+	rdma link delete rxe8 2>/dev/null || true
+	for ns in dfb dfc dfd; do $IP netns delete "$ns" 2>/dev/null || true; done
+	modprobe -r rdma_rxe 2>/dev/null || true
+	return 0
+}
+
+# in_ns NS DEV ADDR: a command moving DEV into NS with ADDR/24, up.
+in_ns() {
+	echo "$IP link set $2 netns $1 && $IP -n $1 addr add $3/24 dev $2 &&
+	      $IP -n $1 link set $2 up && $IP -n $1 link set lo up"
+}
+
+# rdma_rxe binds UDP/4791 in the initial namespace when it loads: free it.
+run "rdma link delete $DEV" 30 rdma link delete "$DEV"
+modprobe crc32_generic 2>/dev/null || modprobe crc32-pclmul 2>/dev/null || true
+trap cleanup EXIT
+run "modprobe rdma_rxe" 60 modprobe rdma_rxe
+for ns in dfb dfc dfd; do run "create namespace $ns" 30 $IP netns add "$ns"; done
+run "create veth8/veth9 and veth10/veth11" 30 sh -c \
+	"$IP link add veth8 type veth peer name veth9 &&
+	 $IP link add veth10 type veth peer name veth11"
+run "veth8 up with 10.81.0.1" 30 sh -c \
+	"$IP addr add 10.81.0.1/24 dev veth8 && $IP link set veth8 up"
+run "veth9 into dfb" 30 sh -c "$(in_ns dfb veth9 10.81.0.2)"
+run "veth10 into dfc" 30 sh -c "$(in_ns dfc veth10 10.82.0.1)"
+run "veth11 into dfd" 30 sh -c "$(in_ns dfd veth11 10.82.0.2)"
+run "rxe8 on veth8" 30 rdma link add rxe8 type rxe netdev veth8
+run "rxc9 on veth9 in dfb" 30 $IP netns exec dfb rdma link add rxc9 type rxc netdev veth9
+run "rxc10 on veth10 in dfc" 30 $IP netns exec dfc rdma link add rxc10 type rxc netdev veth10
+run "rxc11 on veth11 in dfd" 30 $IP netns exec dfd rdma link add rxc11 type rxc netdev veth11
+declare -A END
+for dev_addr in "rxe8 10.81.0.1" "rxc9 10.81.0.2" "rxc10 10.82.0.1" "rxc11 10.82.0.2"; do
+	read -r dev addr <<<"$dev_addr"
+	check "$dev has a RoCE v2 GID for $addr" wait_for 20 gid_index_of "$dev" "$addr"
+	END[$dev]=$dev:$(gid_index_of "$dev" "$addr" || echo 1)
+done
+
+# The four runs: NAME SIDE-A SIDE-B.
+MODES=(
+	"rxe-lo ${END[rxe8]} ${END[rxe8]}"
+	"rxc-lo ${END[rxc9]} ${END[rxc9]}"
+	"rxc-ns ${END[rxc10]} ${END[rxc11]}"
+	"mixed ${END[rxe8]} ${END[rxc9]}"
+)
+for m in "${MODES[@]}"; do
+	read -r name a b <<<"$m"
+	t0=$(date +%s)
+	run "$name: $SEEDS programs from seed $FIRST" $((60 + SEEDS * 10 * SLOW)) \
+		sh -c "'$VDIFF' run -q $QUIET -j $JOBS '$a' '$b' $FIRST $SEEDS >'$OUT/$name.trace'"
+	echo "# $name: $SEEDS programs in $(($(date +%s) - t0)) s"
+	check "$name: every program set up" \
+		sh -c "! grep -q '^setup:' '$OUT/$name.trace'"
+done
+
+# agree REF CAND [KNOWN]: CAND's traces against REF's, minimal programs
+# for the first seeds that differ unexplained.
+agree() {
+	local ref=$1 cand=$2 known=${3:-} cmp=$OUT/$2-vs-$1.cmp ra rb a b seed
+	read -r _ ra rb <<<"$(printf '%s\n' "${MODES[@]}" | grep "^$ref ")"
+	read -r _ a b <<<"$(printf '%s\n' "${MODES[@]}" | grep "^$cand ")"
+	if python3 "$COMPARE" compare "$OUT/$ref.trace" "$OUT/$cand.trace" \
+		${known:+--known "$known"} >"$cmp" 2>&1; then
+		pass "$cand agrees with $ref ($(tail -n 1 "$cmp"))"
+		return 0
+	fi
+	fail "$cand agrees with $ref" "$(tail -n 1 "$cmp")"
+	grep -v ': known (' "$cmp" | head -n 60 || true
+	for seed in $(sed -n 's/^seed \([0-9]*\) differs:$/\1/p' "$cmp" |
+			head -n "$MINIMIZE"); do
+		timeout -k 5 $((600 * SLOW)) python3 "$COMPARE" minimize --quiet "$QUIET" \
+			"$VDIFF" "$seed" "$ra" "$rb" "$a" "$b" || true
+	done
+}
+for name in rxc-lo rxc-ns mixed; do agree rxe-lo "$name" "$KNOWN"; done
+agree rxc-lo rxc-ns
+
+trap - EXIT
+cleanup
+run "re-create $DEV" 60 rdma link add "$DEV" type rxc netdev "$NETDEV"
+check "$DEV port active" wait_for 20 port_active
