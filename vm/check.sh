@@ -241,6 +241,7 @@ run_guest() {
 		--env "RXC_FAULT_SECS=${RXC_FAULT_SECS:-}" \
 		--env "RXC_DIFF_FIRST=${RXC_DIFF_FIRST:-}" \
 		--env "RXC_DIFF_SEEDS=${RXC_DIFF_SEEDS:-}" \
+		--env "RXC_DIFF_JOBS=${RXC_DIFF_JOBS:-}" \
 		--env "NETEM_MIB=${NETEM_MIB:-}" \
 		--env "NETEM_LOSS=${NETEM_LOSS:-}" \
 		--env "NETEM_SECS=${NETEM_SECS:-}" \

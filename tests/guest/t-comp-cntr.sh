@@ -11,7 +11,10 @@
 #   on its WAIT and leave nothing behind (kmemleak checks on the debug
 #   kernel);
 # - a narrower max_value (cntr_max_value_bits=31): the counter C tests
-#   again, whose wrap test then wraps at 2^31.
+#   again, whose wrap test then wraps at 2^31;
+# - on the debug kernel, the waiting tests (t_comp_cntr_wait: updates and
+#   a destroy from another thread while one waits), which t-verbs runs on
+#   the stock kernels, under lockdep, KASAN and kmemleak.
 # Leaves $DEV in place on $NETDEV with default parameters, as run-all.sh
 # set it up.
 set -euo pipefail
@@ -34,6 +37,26 @@ fi
 if [ ! -x "$hold" ]; then
 	skip "completion counters" "$hold not built"
 	exit 0
+fi
+
+# c_test LABEL PROG: a C test program against $DEV, its lines labelled.
+c_test() {
+	local label=$1 prog=$verbs/$2 res rc=0
+	if [ ! -x "$prog" ]; then
+		skip "$label: $2" "not built"
+		return 0
+	fi
+	res=$(mktemp)
+	timeout -k 5 $((120 * SLOW)) "$prog" "$DEV" >"$res" 2>&1 || rc=$?
+	cat "$res"
+	sed -nE "s/^(not ok|ok)( [0-9]+)? - (.*)\$/\\1 - $SUITE: $label: \\3/p" \
+		"$res" >>"$TAP"
+	[ "$rc" -eq 0 ] || fail "$label: $2" "exit status $rc"
+	rm -f "$res"
+}
+
+if [ "$SLOW" -gt 1 ]; then
+	c_test sanitizers t_comp_cntr_wait
 fi
 
 relink() {	# relink [MODULE PARAMS...]: fresh module and device
@@ -135,19 +158,7 @@ rm -f "$out"
 # --- a narrower max_value --------------------------------------------
 if relink cntr_max_value_bits=31; then
 	pass "reload with cntr_max_value_bits=31"
-	if [ -x "$verbs/t_comp_cntr" ]; then
-		res=$(mktemp)
-		rc=0
-		timeout -k 5 $((120 * SLOW)) "$verbs/t_comp_cntr" "$DEV" >"$res" 2>&1 ||
-			rc=$?
-		cat "$res"
-		sed -nE 's/^(not ok|ok)( [0-9]+)? - (.*)$/\1 - comp_cntr: 31-bit: \3/p' \
-			"$res" >>"$TAP"
-		[ "$rc" -eq 0 ] || fail "t_comp_cntr with 31-bit counters" "exit status $rc"
-		rm -f "$res"
-	else
-		skip "t_comp_cntr with 31-bit counters" "not built"
-	fi
+	c_test 31-bit t_comp_cntr
 else
 	fail "reload with cntr_max_value_bits=31"
 fi

@@ -18,8 +18,9 @@
 # and is printed with its seed and a minimal program.  rxc-ns must also
 # agree with rxc-lo exactly: no known list excuses rxc from itself.
 #
-# RXC_DIFF_SEEDS programs from RXC_DIFF_FIRST: a smoke in CI; the long
-# run is documented in Documentation/rxc.rst ("Differential testing").
+# RXC_DIFF_SEEDS programs from RXC_DIFF_FIRST, RXC_DIFF_JOBS processes at
+# a time: a smoke in CI; the long run is documented in
+# Documentation/rxc.rst ("Differential testing").
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib.sh"
@@ -32,8 +33,8 @@ KNOWN=$repo/tests/diff/known-rxe.txt
 FIRST=${RXC_DIFF_FIRST:-1}
 SEEDS=${RXC_DIFF_SEEDS:-$(by_kernel 100 20 10)}
 QUIET=$((50 * SLOW))
-# Programs mostly wait for completions: two processes share the seeds.
-JOBS=2
+# Programs mostly wait for completions: processes share the seeds.
+JOBS=${RXC_DIFF_JOBS:-2}
 OUT=$RESULTS/diff
 # Seeds left different after the comparison that get a minimal program.
 MINIMIZE=3
