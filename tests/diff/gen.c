@@ -47,6 +47,7 @@ struct gen {
 	uint64_t s;
 	struct vd_prog *p;
 	struct side_model side[2];
+	bool chain_binds;	/* the chain being written binds already */
 };
 
 static const char *const op_names[VD_NOPS] = {
@@ -152,8 +153,13 @@ static bool make_wr(struct gen *g, unsigned int side, struct vd_wr *wr,
 		 * Never of a bound window: behind a request still in flight,
 		 * 6.1's rdma_rxe stalls on the failed bind (known-rxe.txt).
 		 */
-		if (me->bound)
+		if (me->bound || g->chain_binds)
 			return false;
+		/*
+		 * One bind per chain: librxe reads the window's key from
+		 * mw->rkey at post time, which can name one key only.
+		 */
+		g->chain_binds = true;
 		me->bound = true;
 		wr->nsge = 0;
 		return true;
@@ -232,6 +238,7 @@ static void gen_chain(struct gen *g, unsigned int side)
 	struct side_model *peer = &g->side[!side];
 	struct vd_step *st;
 
+	g->chain_binds = false;
 	for (i = 0; i < n; i++) {
 		if (!make_wr(g, side, &chain[k], pick_op(g)))
 			continue;
