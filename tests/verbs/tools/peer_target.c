@@ -29,6 +29,8 @@
 #include <time.h>
 #include <infiniband/verbs.h>
 
+#include "../fixture.h"
+
 #define SQ_PSN		100
 #define RQ_PSN		200
 #define DEST_QPN	0x1234
@@ -157,8 +159,7 @@ int main(int argc, char **argv)
 	static char buf[64], readable[READABLE_LEN];
 	struct ibv_send_wr wr = {}, *bad;
 	union ibv_gid local, peer;
-	struct ibv_device **devs;
-	struct ibv_context *ctx = NULL;
+	struct ibv_context *ctx;
 	struct ibv_sge sge;
 	struct ibv_mr *mr, *rmr;
 	struct ibv_pd *pd;
@@ -171,10 +172,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "usage: peer_target DEV LOCAL_IPV4 PEER_IPV4\n");
 		return 2;
 	}
-	devs = ibv_get_device_list(NULL);
-	for (i = 0; devs && devs[i] && !ctx; i++)
-		if (!strcmp(ibv_get_device_name(devs[i]), argv[1]))
-			ctx = ibv_open_device(devs[i]);
+	ctx = open_device_by_name(argv[1]);
 	if (!ctx)
 		die("open device");
 	v4_gid(argv[2], &local);
@@ -235,6 +233,5 @@ int main(int argc, char **argv)
 	ibv_destroy_cq(qa.send_cq);
 	ibv_dealloc_pd(pd);
 	ibv_close_device(ctx);
-	ibv_free_device_list(devs);
 	return 0;
 }

@@ -53,6 +53,8 @@
 #include <sys/socket.h>
 #include <infiniband/verbs.h>
 
+#include "../fixture.h"
+
 #define XFER_PSN	0x1000
 /* Outstanding reads and atomics asked for at most, before device caps. */
 #define XFER_RD_ATOMIC	16
@@ -255,14 +257,8 @@ static void xchg(int fd, const void *out, void *in, size_t len)
 
 static struct ibv_context *open_dev(void)
 {
-	struct ibv_device **list = ibv_get_device_list(NULL);
-	struct ibv_context *ctx = NULL;
-	int i;
+	struct ibv_context *ctx = open_device_by_name(opt.dev);
 
-	for (i = 0; list && list[i]; i++)
-		if (!strcmp(ibv_get_device_name(list[i]), opt.dev))
-			ctx = ibv_open_device(list[i]);
-	ibv_free_device_list(list);
 	if (!ctx)
 		die("cannot open device %s", opt.dev);
 	return ctx;
