@@ -97,11 +97,11 @@ static enum vd_op pick_op(struct gen *g)
 
 	switch (g->p->qpt) {
 	case VD_RC:
-		return rc[pick(&g->s, sizeof(rc) / sizeof(rc[0]))];
+		return rc[pick(&g->s, ARRAY_SIZE(rc))];
 	case VD_UC:
-		return uc[pick(&g->s, sizeof(uc) / sizeof(uc[0]))];
+		return uc[pick(&g->s, ARRAY_SIZE(uc))];
 	default:
-		return ud[pick(&g->s, sizeof(ud) / sizeof(ud[0]))];
+		return ud[pick(&g->s, ARRAY_SIZE(ud))];
 	}
 }
 
@@ -114,10 +114,10 @@ static uint32_t pick_len(struct gen *g, enum vd_op op)
 	if (is_atomic(op))
 		return 8;
 	if (g->p->qpt == VD_UD)
-		return ud[pick(&g->s, sizeof(ud) / sizeof(ud[0]))];
+		return ud[pick(&g->s, ARRAY_SIZE(ud))];
 	if (consumes_recv(op) && op != VD_WRITE_IMM)
-		return msg[pick(&g->s, sizeof(msg) / sizeof(msg[0]))];
-	return rdma[pick(&g->s, sizeof(rdma) / sizeof(rdma[0]))];
+		return msg[pick(&g->s, ARRAY_SIZE(msg))];
+	return rdma[pick(&g->s, ARRAY_SIZE(rdma))];
 }
 
 /* An offset in [base, base + span - len], aligned to @align. */

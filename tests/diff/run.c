@@ -89,20 +89,6 @@ static long long now_ms(void)
 	return ts.tv_sec * 1000LL + ts.tv_nsec / 1000000;
 }
 
-static struct ibv_context *open_dev(const char *name)
-{
-	struct ibv_device **list = ibv_get_device_list(NULL);
-	struct ibv_context *ctx = NULL;
-	int i;
-
-	for (i = 0; list && list[i]; i++)
-		if (!strcmp(ibv_get_device_name(list[i]), name))
-			ctx = ibv_open_device(list[i]);
-	if (list)
-		ibv_free_device_list(list);
-	return ctx;
-}
-
 /* Both buffers start from bytes the seed alone decides. */
 static void fill(unsigned char *buf, uint64_t seed, unsigned int side)
 {
@@ -133,9 +119,9 @@ static int side_open(struct run *r, struct side *sd, const struct vd_end *e,
 
 	sd->name = (char)('A' + idx);
 	sd->gid_index = e->gid_index;
-	sd->ctx = open_dev(e->dev);
+	sd->ctx = open_device_by_name(e->dev);
 	if (!sd->ctx)
-		return ENODEV;
+		return errno ? errno : ENODEV;
 	if (ibv_query_port(sd->ctx, 1, &pa) ||
 	    ibv_query_gid(sd->ctx, 1, e->gid_index, &sd->gid))
 		return errno ? errno : EIO;

@@ -16,6 +16,9 @@
 #include <stdint.h>
 #include <stdio.h>
 
+/* open_device_by_name() and ARRAY_SIZE(), shared with the verbs tests */
+#include "../verbs/fixture.h"
+
 #define VD_MAX_STEPS	24
 #define VD_MAX_CHAIN	5
 #define VD_MAX_SGE	3
