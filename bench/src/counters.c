@@ -16,7 +16,7 @@
  *   wake_cq      the same through a CQ completion event
  *                (ibv_req_notify_cq() + ibv_get_cq_event()).
  *
- * Loopback mode only: the counter sits on the requester's QP.
+ * The counter sits on the requester's QP, in loopback and in pair mode.
  */
 #include <errno.h>
 #include <poll.h>

@@ -167,8 +167,8 @@ static enum bench_test test_of(const char *name)
 	bench_die("unknown test '%s'", name);
 }
 
-/* The counter tests and their baselines: one QP, on one device. */
-static bool loopback_only(enum bench_test t)
+/* The counter tests and their baselines: one QP. */
+static bool one_qp_only(enum bench_test t)
 {
 	return test_uses_counter(t) || t == T_CNTR_BASE || t == T_WAKE_CQ;
 }
@@ -194,35 +194,48 @@ static void parse(int argc, char **argv, struct bench_opts *o)
 			bench_die("usage: rxc_bench -t TEST [-d DEV] [-g GID] [-s SIZE] [-m MTU] [-q QPS] [-n COUNT] [-w WINDOW] [-p PORT] [-S | -C HOST]");
 		}
 	}
-	if (o->test == T_UD || loopback_only(o->test) || o->test == T_LAT ||
+	if (o->test == T_UD || one_qp_only(o->test) || o->test == T_LAT ||
 	    o->test == T_IDLE_QPS)
 		o->nqps = 1;
 	if (!o->count || !o->window || !o->nqps || o->nqps > BENCH_MAX_QPS ||
 	    o->size > (1u << 20) || (o->test == T_UD && o->size > 1024))
 		bench_die("need COUNT, WINDOW > 0, 1 <= QPS <= %d, SIZE <= 1 MiB (UD: 1 KiB)",
 			  BENCH_MAX_QPS);
-	if (loopback_only(o->test) && (o->host || o->server))
+	if ((o->test == T_IDLE_QPS || o->test == T_MEMCPY) &&
+	    (o->host || o->server))
 		bench_die("%s runs in loopback mode only",
 			  bench_test_names[o->test]);
 }
 
-static void dispatch(const struct bench_opts *o, struct bench_side *a,
-		     struct bench_side *b, int fd)
+/* The tests run_counters() times; the others are rates or latency. */
+static bool dispatches_to_counters(enum bench_test t)
 {
-	switch (o->test) {
-	case T_LAT:
+	return t == T_CNTR_UNSIG || t == T_WAKE_WAIT || t == T_WAKE_NOTIFY ||
+	       t == T_WAKE_CQ;
+}
+
+/* @b is the responder in loopback mode, NULL in pair mode (then @fd). */
+static void run_rate_or_latency(const struct bench_opts *o,
+				struct bench_side *a, struct bench_side *b,
+				int fd)
+{
+	if (o->test == T_LAT)
 		run_latency(o, a, b, fd);
-		break;
-	case T_CNTR_UNSIG:
-	case T_WAKE_WAIT:
-	case T_WAKE_NOTIFY:
-	case T_WAKE_CQ:
-		run_counters(o, a);
-		break;
-	default:
+	else
 		run_rate(o, a, b, fd);
-		break;
-	}
+}
+
+/*
+ * A counter test needs a counter on the requester's QPs, still in RESET;
+ * false (the test is skipped) when the device has none, as rdma_rxe.
+ */
+static bool attach_counter(const struct bench_opts *o, struct bench_side *req)
+{
+	if (!test_uses_counter(o->test) || counters_attach(o, req))
+		return true;
+	printf("rxc_bench: %s skipped: %s has no completion counters\n",
+	       bench_test_names[o->test], o->dev);
+	return false;
 }
 
 static int run_loopback(const struct bench_opts *o, struct ibv_context *ctx)
@@ -232,26 +245,42 @@ static int run_loopback(const struct bench_opts *o, struct ibv_context *ctx)
 
 	side_open(&a, o, ctx, ud);
 	side_open(&b, o, ctx, ud);
-	if (test_uses_counter(o->test) && !counters_attach(o, &a)) {
-		printf("rxc_bench: %s skipped: %s has no completion counters\n",
-		       bench_test_names[o->test], o->dev);
+	if (!attach_counter(o, &a))
 		return 0;
-	}
 	side_info(&b, o, a.peer);
 	side_info(&a, o, b.peer);
 	side_connect(&a, o, ud);
 	side_connect(&b, o, ud);
-	dispatch(o, &a, &b, -1);
+	if (dispatches_to_counters(o->test))
+		run_counters(o, &a);
+	else
+		run_rate_or_latency(o, &a, &b, -1);
 	counters_destroy();
 	side_close(&a, o);
 	side_close(&b, o);
 	return 0;
 }
 
-/* Pair mode: both processes must run the same test with the same sizes. */
+/*
+ * Pair mode: both processes must run the same test with the same sizes.
+ * A requester whose device has no counters says so with test T_NUM, and
+ * both skip the run.
+ */
 struct hello {
 	uint32_t test, size, nqps, window, count, mtu;
 };
+
+/*
+ * The requester of a counter test, in pair mode: the counter sits on its
+ * own QP, so the responder only has to see the run's start and end.
+ */
+static void run_pair_counters(const struct bench_opts *o,
+			      struct bench_side *req, int fd)
+{
+	oob_sync(fd, 'S');
+	run_counters(o, req);
+	oob_sync(fd, 'E');
+}
 
 static int run_pair(const struct bench_opts *o, struct ibv_context *ctx)
 {
@@ -262,20 +291,31 @@ static int run_pair(const struct bench_opts *o, struct ibv_context *ctx)
 	struct bench_side s;
 	int fd;
 
+	side_open(&s, o, ctx, ud);
+	if (!o->server && !attach_counter(o, &s))
+		me.test = T_NUM;
 	fd = o->server ? oob_listen(o->port) : oob_connect(o->host, o->port);
 	oob_swap(fd, &me, &peer, sizeof(me));
+	if (me.test == T_NUM || peer.test == T_NUM) {
+		if (o->server)
+			printf("rxc_bench: %s skipped: the requester's device has no completion counters\n",
+			       bench_test_names[o->test]);
+		return 0;
+	}
 	if (memcmp(&me, &peer, sizeof(me)))
 		bench_die("the other side runs another test or other sizes");
-	side_open(&s, o, ctx, ud);
 	side_info(&s, o, info);
 	oob_swap(fd, info, s.peer, sizeof(info[0]) * o->nqps);
 	side_connect(&s, o, ud);
-	if (!o->server)
-		dispatch(o, &s, NULL, fd);
-	else if (o->test == T_LAT)
+	if (o->server && o->test == T_LAT)
 		serve_latency(o, &s, fd);
-	else
+	else if (o->server)
 		serve_rate(o, &s, fd);
+	else if (dispatches_to_counters(o->test))
+		run_pair_counters(o, &s, fd);
+	else
+		run_rate_or_latency(o, &s, NULL, fd);
+	counters_destroy();
 	side_close(&s, o);
 	return 0;
 }
