@@ -6,6 +6,12 @@
 #
 #   vm/run-vm.sh --kernel stock|stock-6.12|debug --guest-script PATH --results DIR
 #                [--modules DIR] [--timeout SECS] [--env K=V ...]
+#                [--cpus N] [--wire LPORT:PPORT:MAC]
+#
+# --wire gives the guest one virtio NIC with address MAC on QEMU's UDP
+# socket netdev: it receives on 127.0.0.1:LPORT and sends to PPORT, where
+# another guest listens (vm/run-pair.sh starts both).  The guest learns
+# MAC as RXC_WIRE_MAC.  Without it the guest has no NIC at all.
 #
 # In DIR afterwards: console.log (serial console), guest.log (the script's
 # output), dmesg.txt, kmemleak.txt (debug kernel), results.tap (whatever the
@@ -18,8 +24,8 @@ set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/.." && pwd)
-kernel=stock script='' results='' modules='' tmo=900 envs=()
-usage() { sed -n '4,8p' "$0" >&2; exit 2; }
+kernel=stock script='' results='' modules='' tmo=900 envs=() cpus=2 wire=''
+usage() { sed -n '4,15p' "$0" >&2; exit 2; }
 while [ $# -gt 0 ]; do
 	case $1 in
 	--kernel) kernel=$2 ;;
@@ -28,6 +34,8 @@ while [ $# -gt 0 ]; do
 	--modules) modules=$2 ;;
 	--timeout) tmo=$2 ;;
 	--env) envs+=("$2") ;;
+	--cpus) cpus=$2 ;;
+	--wire) wire=$2 ;;
 	*) usage ;;
 	esac
 	shift 2
@@ -35,6 +43,17 @@ done
 if [ -z "$script" ] || [ -z "$results" ]; then usage; fi
 script=$(realpath "$script")
 log() { echo "run-vm: $*" >&2; }
+case $cpus in [1-9]) ;; *) log "--cpus: 1 to 9"; exit 2 ;; esac
+nic=(-nic none)
+if [ -n "$wire" ]; then
+	if ! [[ $wire =~ ^([0-9]+):([0-9]+):(([0-9a-f]{2}:){5}[0-9a-f]{2})$ ]]; then
+		log "--wire LPORT:PPORT:MAC, e.g. 20001:20002:52:54:00:77:00:01"
+		exit 2
+	fi
+	nic+=(-netdev "socket,id=wire,udp=127.0.0.1:${BASH_REMATCH[2]},localaddr=127.0.0.1:${BASH_REMATCH[1]}"
+	      -device "virtio-net-pci,netdev=wire,mac=${BASH_REMATCH[3]}")
+	envs+=("RXC_WIRE_MAC=${BASH_REMATCH[3]}")
+fi
 . "$here/kernels.sh"
 
 # Everything the guest reads comes through 9p at the same path as on the
@@ -124,10 +143,11 @@ boot_watch() {
 boot() {
 	local pid
 	rc=0
-	# -nodefaults: no NIC, VGA or monitor, so the guest has no way out and
-	# nothing competes with the serial console.  No -enable-kvm (hangs here).
+	# -nodefaults and -nic none: no NIC but --wire's, no VGA or monitor,
+	# so the guest has no way out and nothing competes with the serial
+	# console.  No -enable-kvm (hangs here).
 	timeout -k 10 "$tmo" qemu-system-x86_64 \
-		-nodefaults -nographic -no-reboot -m 2G -smp 2 \
+		-nodefaults -nographic -no-reboot -m 2G -smp "$cpus" "${nic[@]}" \
 		-kernel "$bzimage" -initrd "$initrd" \
 		-append "console=ttyS0 panic=-1 log_buf_len=4M printk.devkmsg=on rxc_repo=$repo rxc_boot=$here/guest-boot.sh $cmdline" \
 		-serial "file:$results/console.log" \

@@ -1,0 +1,124 @@
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+# shellcheck shell=bash
+#
+# Helpers for a guest of vm/run-pair.sh (sourced after lib.sh): the two
+# guests are two hosts, a and b, on one virtio link.  Both run the same
+# script; each step that involves the other host starts with a barrier
+# (wire_sync) so that the two scripts stay in step.  Guest a is the
+# client of every pair of programs, guest b the server.
+#
+# Addresses: a 10.78.0.1, b 10.78.0.2, on the NIC whose MAC vm/run-vm.sh
+# passed as RXC_WIRE_MAC; its name is in WIRE_NIC once wire_up ran.
+
+WIRE_ROLE=${RXC_WIRE_ROLE:?a guest of vm/run-pair.sh has RXC_WIRE_ROLE}
+case $WIRE_ROLE in
+a) WIRE_IP=10.78.0.1 WIRE_PEER_IP=10.78.0.2 ;;
+b) WIRE_IP=10.78.0.2 WIRE_PEER_IP=10.78.0.1 ;;
+*) echo "wire.sh: RXC_WIRE_ROLE must be a or b" >&2; exit 2 ;;
+esac
+WIRE_NIC=
+WIRE_SYNC=$(dirname "${BASH_SOURCE[0]}")/wire_sync.py
+
+# wire_sync TAG [SECS]: wait until the other guest reaches the barrier
+# TAG as well; fails when it does not within SECS (default 600), or
+# waits at another barrier.
+wire_sync() { /usr/bin/python3 "$WIRE_SYNC" "$WIRE_ROLE" "$WIRE_PEER_IP" "$@"; }
+
+wire_nic_of() {	# wire_nic_of MAC: the interface with that address
+	local d
+	for d in /sys/class/net/*; do
+		[ "$(cat "$d/address" 2>/dev/null)" = "$1" ] && { basename "$d"; return 0; }
+	done
+	return 1
+}
+
+# wire_up: the link up with this guest's address, and the peer reached.
+# The other guest may boot a minute later (or twice, see vm/run-vm.sh).
+wire_up() {
+	run "lo up" 30 ip link set lo up
+	modprobe virtio_net 2>/dev/null || true	# built in on the debug kernel
+	if ! wait_for 30 wire_nic_of "$RXC_WIRE_MAC"; then
+		fail "a NIC with address $RXC_WIRE_MAC"
+		return 1
+	fi
+	WIRE_NIC=$(wire_nic_of "$RXC_WIRE_MAC")
+	run "$WIRE_NIC up as $WIRE_IP" 30 sh -c \
+		"ip addr add $WIRE_IP/24 dev $WIRE_NIC && ip link set $WIRE_NIC up"
+	if wire_sync up 900; then
+		pass "the other guest reached over $WIRE_NIC"
+	else
+		fail "the other guest reached over $WIRE_NIC" "no answer in 900 s"
+		return 1
+	fi
+}
+
+# wire_mtu MTU: both ends of the link at MTU.
+wire_mtu() {
+	ip link set "$WIRE_NIC" mtu "$1"
+	wire_sync "mtu-$1"
+}
+
+# wire_dev_up DRV DEV: an RDMA device DEV of driver DRV on the link;
+# prints its GID index for the IPv4 address, or fails.
+wire_dev_up() {
+	rdma link add "$2" type "$1" netdev "$WIRE_NIC" >&2 || return 1
+	wait_for 20 grep -q ACTIVE "/sys/class/infiniband/$2/ports/1/state" || return 1
+	wait_for 20 gid_index_of "$2" "$WIRE_IP" || return 1
+	gid_index_of "$2" "$WIRE_IP"
+}
+
+port_listening() { ss -Hltn "sport = :$1" | grep -q .; }
+
+# wire_pair NAME SECS PORT CHECK -- SERVER... -- CLIENT...: one program
+# pair across the link.  Guest b runs SERVER, which must come to listen
+# on TCP PORT; guest a then runs CLIENT.  Each guest reports its own side
+# as one test: it passes when its program exits 0 within SECS and, on a,
+# "CHECK LOG" accepts the client's output.  On a, WIRE_OUT names the
+# client's output afterwards.  A server whose client gave up is stopped.
+#
+# PORT "-" says that the client retries until the server listens and
+# that the server ends with its client's run (rxc_bench): then the two
+# need no barriers, which cost a Python start each under TCG.
+WIRE_STEP=0
+wire_pair() {
+	local name=$1 secs=$(($2 * SLOW)) port=$3 chk=$4 srv=() pid rc=0 why=''
+	shift 5
+	while [ "$1" != -- ]; do srv+=("$1"); shift; done
+	shift
+	WIRE_STEP=$((WIRE_STEP + 1))
+	mkdir -p "$RESULTS/wire-logs"
+	WIRE_OUT=$RESULTS/wire-logs/$WIRE_STEP-$WIRE_ROLE.log
+	if [ "$port" = - ]; then
+		[ "$WIRE_ROLE" = a ] || { name="$name (server)"; set -- "${srv[@]}"; }
+		echo "+ [$WIRE_STEP] $*"
+		timeout -k 5 "$secs" "$@" >"$WIRE_OUT" 2>&1 || rc=$?
+	elif [ "$WIRE_ROLE" = b ]; then
+		name="$name (server)"
+		echo "+ [$WIRE_STEP server] ${srv[*]}"
+		timeout -k 5 "$secs" "${srv[@]}" >"$WIRE_OUT" 2>&1 &
+		pid=$!
+		wait_for 30 port_listening "$port" || echo "# the server does not listen on port $port"
+		wire_sync "go-$WIRE_STEP" || why="the client never came"
+		wire_sync "end-$WIRE_STEP" $((secs + 60)) || why="the client did not finish"
+		wait_for 15 pid_gone "$pid" || kill "$pid" 2>/dev/null || true
+		wait "$pid" || rc=$?
+	else
+		wire_sync "go-$WIRE_STEP" || why="the server never came"
+		echo "+ [$WIRE_STEP client] $*"
+		[ -n "$why" ] || timeout -k 5 "$secs" "$@" >"$WIRE_OUT" 2>&1 || rc=$?
+		wire_sync "end-$WIRE_STEP" || why=${why:-"the server side is out of step"}
+	fi
+	if [ -z "$why" ] && [ "$rc" -eq 124 ]; then
+		why="timed out after ${secs}s"
+	elif [ -z "$why" ] && [ "$rc" -ne 0 ]; then
+		why="exit status $rc"
+	elif [ -z "$why" ] && [ "$WIRE_ROLE" = a ] && ! why=$("$chk" "$WIRE_OUT"); then
+		why=${why:-"$chk failed without saying why"}
+	fi
+	if [ -z "$why" ]; then
+		pass "$name"
+	else
+		tail -n 20 "$WIRE_OUT"
+		fail "$name" "$why"
+	fi
+}

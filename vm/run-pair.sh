@@ -1,0 +1,50 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+#
+# Boot two guests joined by one virtio link, as two hosts on a wire, and
+# run one script in each.
+#
+#   vm/run-pair.sh --kernel K --guest-script PATH --results DIR
+#                  [--modules DIR] [--timeout SECS] [--cpus N] [--env K=V ...]
+#
+# Guest "a" gets its results in DIR/a, guest "b" in DIR/b (see
+# vm/run-vm.sh for what each holds).  Both run PATH, knowing their role
+# as RXC_WIRE_ROLE (a or b) and their NIC by RXC_WIRE_MAC; the script
+# gives the NICs their addresses (vm/pair-lib.sh).  The link is QEMU's
+# UDP socket netdev: no root, no bridge, and unlike its TCP form no
+# Nagle stalls.  Exit status: a's, unless a passed and b did not.
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+results='' args=()
+while [ $# -gt 0 ]; do
+	case $1 in
+	--results) results=$2 ;;
+	--kernel | --guest-script | --modules | --timeout | --cpus | --env)
+		args+=("$1" "$2") ;;
+	*) sed -n '4,15p' "$0" >&2; exit 2 ;;
+	esac
+	shift 2
+done
+[ -n "$results" ] || { sed -n '4,15p' "$0" >&2; exit 2; }
+log() { echo "run-pair: $*" >&2; }
+
+# Two UDP ports nobody here listens on, so that concurrent pairs (CI runs
+# several guests at once) never hear each other.
+udp_busy() { ss -Hunl "sport = :$1" 2>/dev/null | grep -q .; }
+for _ in $(seq 50); do
+	pa=$((20000 + RANDOM % 20000 * 2))
+	pb=$((pa + 1))
+	udp_busy "$pa" || udp_busy "$pb" || break
+done
+
+mkdir -p "$results"
+rc_a=0 rc_b=0
+"$here/run-vm.sh" "${args[@]}" --results "$results/b" \
+	--wire "$pb:$pa:52:54:00:77:00:02" --env RXC_WIRE_ROLE=b &
+pid_b=$!
+"$here/run-vm.sh" "${args[@]}" --results "$results/a" \
+	--wire "$pa:$pb:52:54:00:77:00:01" --env RXC_WIRE_ROLE=a || rc_a=$?
+wait "$pid_b" || rc_b=$?
+log "guest a: status $rc_a, guest b: status $rc_b (UDP ports $pa, $pb)"
+[ "$rc_a" -ne 0 ] && exit "$rc_a"
+exit "$rc_b"
