@@ -4,7 +4,7 @@
 # The performance benchmark: rdma_rxe against rxc in one VM boot.
 #
 #   bench/run.sh [--smoke | --profile [TESTS]] [--kernel stock|stock-6.12]
-#                [--rounds N]
+#                [--rounds N] [--wire [--cpus N]]
 #
 # Installs what it needs, builds rdma_rxc for the kernel (vm/kernels.sh
 # names it), librxc and rxc_bench, boots one VM and runs bench/guest.sh
@@ -17,9 +17,15 @@
 # arguments such as "cntr_unsig -s 8 -n 200000", profiles those instead
 # (rdma_rxe, which has no counters, reports the counter tests skipped).
 # Logs: build/bench-results/KERNEL/.
+#
+# --wire runs between two guests on one virtio link instead, with N vCPUs
+# each (default 1): vm/run-pair.sh boots both and bench/wire-guest.sh
+# runs the wire's tests and the middleware in them; the table then
+# compares the wire's figures, beside the link's TCP throughput.  Logs:
+# build/bench-results/KERNEL-wire-Ncpu/{a,b}/.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
-kernel=stock rounds=3 smoke=0 profile=0 ptests=
+kernel=stock rounds=3 smoke=0 profile=0 ptests='' wire=0 cpus=1
 while [ $# -gt 0 ]; do
 	case $1 in
 	--smoke) smoke=1 ;;
@@ -31,7 +37,9 @@ while [ $# -gt 0 ]; do
 		fi ;;
 	--kernel) kernel=$2; shift ;;
 	--rounds) rounds=$2; shift ;;
-	*) sed -n '4,20p' "$0" >&2; exit 2 ;;
+	--wire) wire=1 ;;
+	--cpus) cpus=$2; shift ;;
+	*) sed -n '4,26p' "$0" >&2; exit 2 ;;
 	esac
 	shift
 done
@@ -40,6 +48,16 @@ done
 mods=$(bash "$top/vm/build-modules.sh" "$kernel")
 make -s -C "$top/userspace" lib
 make -s -C "$top/bench"
+if [ "$wire" = 1 ]; then
+	out=$top/build/bench-results/$kernel-wire-${cpus}cpu
+	"$top/vm/run-pair.sh" --kernel "$kernel" --guest-script "$top/bench/wire-guest.sh" \
+		--results "$out" --modules "$mods" --cpus "$cpus" \
+		--timeout $((smoke ? 1500 : 7200)) \
+		--env "BENCH_ROUNDS=$rounds" --env "BENCH_SMOKE=$smoke"
+	echo "bench: $kernel kernel, two guests with $cpus vCPU(s) each, $(date -u +%F), $rounds rounds"
+	/usr/bin/python3 "$top/bench/report.py" "$out/a/bench.log"
+	exit 0
+fi
 out=$top/build/bench-results/$kernel
 [ "$profile" = 1 ] && out=$out-profile
 # A full run takes some 7 minutes under TCG; the smoke about 2.

@@ -33,8 +33,11 @@ else
 	man-db groff-base
 	# the interop test checks the wire format with Wireshark's dissectors
 	tshark
-	# UCX between namespaces (tests/guest/t-ucx.sh)
+	# UCX between namespaces (tests/guest/t-ucx.sh) and between guests
 	ucx-utils
+	# two guests on a wire (bench/wire-guest.sh): the link's TCP limit,
+	# and libfabric's fi_pingpong over verbs
+	iperf3 libfabric-bin
 	# the Debian packages: built, checked, and their module built by DKMS
 	debhelper dh-dkms dkms lintian dpkg-dev fakeroot
 )

@@ -1,0 +1,204 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+#
+# Guest side of bench/run.sh --wire, run by both guests of vm/run-pair.sh:
+# two hosts on one virtio link.  Guest a is the requester of every run,
+# guest b the responder; a writes the figures to $RESULTS/bench.log in
+# bench/guest.sh's format, with mode=wire.
+#
+# Each round: the link's own TCP throughput (iperf3) at MTU 1500 and
+# 9000, then rdma_rxe and rxc in turn, both ends the same driver: write,
+# read and send at 8 B, 4 KiB and 64 KiB at path MTU 1024 (1500-byte
+# link) and 4096 (9000-byte link), latency, 1, 4 and 16 QPs, UD and the
+# counter tests.  After the rounds, the middleware, once per pairing of
+# drivers (a-b): rxe-rxe for reference, rxc-rxc, rxc-rxe and rxe-rxc:
+# UCX's ucx_perftest and libfabric's fi_pingpong (verbs and verbs;ofi_rxm).
+#
+# BENCH_SMOKE=1 (CI) divides every count by 100 and runs a few tests of
+# each kind, the middleware rxc-rxc and rxc-rxe only; its figures mean
+# nothing.
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source=../tests/guest/lib.sh
+. "$here/../tests/guest/lib.sh"
+# shellcheck source=../tests/guest/wire.sh
+. "$here/../tests/guest/wire.sh"
+SUITE=wire
+BIN=${RXC_REPO:-$here/..}/build/bench/rxc_bench
+LOG=$RESULTS/bench.log
+ROUNDS=${BENCH_ROUNDS:-3}
+SMOKE=${BENCH_SMOKE:-0}
+DIV=1
+# What each round measures: path MTU:link MTU pairs, transfer sizes,
+# QP counts, counter and wake-up tests.  The smoke takes a few of each.
+MTUS="1024:1500 4096:9000" SIZES="8 4096 65536" QPS="1 4 16" LATS="8 4096"
+CNTRS="cntr_unsig cntr_base cntr_sig cntr_sig cntr_base"
+WAKES="wake_wait wake_notify wake_cq"
+if [ "$SMOKE" = 1 ]; then
+	DIV=100 MTUS=1024:1500 SIZES="8 65536" QPS=4 LATS=8
+	CNTRS="cntr_unsig cntr_sig" WAKES=wake_wait
+fi
+: >"$LOG"
+
+n() { local c=$(($1 / DIV)); echo $((c < 5 ? 5 : c)); }
+# sized SIZE: a transfer's count, a second or two of traffic on the link.
+sized() { n $(($1 < 4096 ? 20000 : $1 < 65536 ? 5000 : 1000)); }
+# The port of the next wire_pair: every run gets its own, so that a
+# client can never reach a server left over from another run.
+next_port() { echo $((19001 + WIRE_STEP)); }
+
+# log_line DRV ROUND LINE...: rxc_bench's figure lines, for the report.
+log_lines() {
+	sed -n "s/^rxc_bench: \\(.*\\) mode=pair /bench: drv=$1 round=$2 rxc_bench: \\1 mode=wire /p" \
+		"$3" >>"$LOG"
+}
+
+# bench_pair DRV ROUND GID ARGS...: one rxc_bench run across the link.
+bench_pair() {
+	local drv=$1 r=$2 g=$3 p
+	shift 3
+	p=$(next_port)
+	wire_pair "$drv round $r: $*" 300 - true -- \
+		"$BIN" -d "${drv}0" -g "$g" -S -p "$p" "$@" -- \
+		"$BIN" -d "${drv}0" -g "$g" -C "$WIRE_PEER_IP" -p "$p" "$@"
+	[ "$WIRE_ROLE" = b ] || log_lines "$drv" "$r" "$WIRE_OUT"
+}
+
+# tcp_bw ROUND MTU: the link's TCP throughput at netdev MTU, as the
+# figure "tcp" with that MTU.
+tcp_bw() {
+	local r=$1 p secs=$((SMOKE ? 1 : 5))
+	wire_mtu "$2"
+	p=$(next_port)
+	wire_pair "round $r: TCP at MTU $2 (iperf3)" 60 "$p" true -- \
+		iperf3 -s -1 -p "$p" -- iperf3 -c "$WIRE_PEER_IP" -p "$p" -t "$secs" -J
+	[ "$WIRE_ROLE" = b ] && return 0
+	/usr/bin/python3 -c '
+import json, sys
+bps = json.load(open(sys.argv[1]))["end"]["sum_received"]["bits_per_second"]
+print(f"bench: drv=link round={sys.argv[2]} rxc_bench: tcp size=0 mtu={sys.argv[3]} "
+      f"qps=1 window=0 mode=wire bw={bps / 8e6:.6g} MB/s")' "$WIRE_OUT" "$r" "$2" >>"$LOG" ||
+		echo "# no figure in iperf3's output"
+}
+
+load() {	# load DRV
+	[ "$1" = rxe ] && { modprobe crc32_generic 2>/dev/null || true; }
+	run "modprobe rdma_$1" 60 modprobe "rdma_$1"
+}
+
+# driver_up DRV TAG: DRV's device ${DRV}0 on the link at both ends;
+# prints its GID index.  The barrier TAG follows, whether or not it
+# came up, so that both ends go on in step.
+driver_up() {
+	local g=''
+	load "$1" >&2
+	g=$(wire_dev_up "$1" "${1}0") || fail "${1}0 on $WIRE_NIC" >&2
+	wire_sync "$2" >&2 || true
+	echo "$g"
+}
+
+driver_down() {	# driver_down DRV TAG
+	wire_sync "$2" || true
+	rdma link delete "${1}0" 2>/dev/null || true
+	run "rmmod rdma_$1" 60 rmmod "rdma_$1"
+}
+
+# round DRV R: every rxc_bench measurement with DRV at both ends.
+round() {
+	local drv=$1 r=$2 g op s q t m
+	g=$(driver_up "$drv" "up-$drv-$r")
+	for m in $MTUS; do
+		wire_mtu "${m#*:}"
+		for op in write read send; do
+			for s in $SIZES; do
+				bench_pair "$drv" "$r" "$g" -t "$op" -s "$s" -m "${m%:*}" -n "$(sized "$s")"
+			done
+		done
+	done
+	wire_mtu 1500
+	for s in $LATS; do
+		bench_pair "$drv" "$r" "$g" -t lat -s "$s" -n "$(n 2000)"
+	done
+	bench_pair "$drv" "$r" "$g" -t ud -s 8 -n "$(sized 8)"
+	for q in $QPS; do
+		bench_pair "$drv" "$r" "$g" -t write -s 8 -q "$q" -w 16 -n "$(sized 8)"
+	done
+	# rdma_rxe has none: its runs say "skipped".  ABBA, as on loopback.
+	for t in $CNTRS; do
+		bench_pair "$drv" "$r" "$g" -t "$t" -s 8 -n "$(sized 8)"
+	done
+	for t in $WAKES; do
+		bench_pair "$drv" "$r" "$g" -t "$t" -s 8 -n "$(n 300)"
+	done
+	driver_down "$drv" "down-$drv-$r"
+}
+
+# ucx_check LOG, fi_check LOG: the client printed its final figures.
+ucx_check() { grep -q '^Final:' "$1" || echo "no 'Final:' line"; }
+fi_check() { grep -Eq '^[0-9]+ +[0-9]+ ' "$1" || echo "no result row"; }
+
+# mw_figure PAIRING TEST KEY VALUE UNIT [SIZE]: one middleware figure
+# (8-byte messages unless SIZE says otherwise).
+mw_figure() {
+	[ -n "$4" ] || return 0
+	echo "bench: drv=$1 round=1 rxc_bench: $2 size=${6:-8} mtu=1024 qps=1 window=0 mode=wire $3=$4 $5" >>"$LOG"
+}
+
+# ucx PAIRING TEST: one ucx_perftest test; latency tests report their
+# average, the others their message rate.
+ucx() {
+	local pr=$1 t=$2 p dev=${DRV_HERE}0 f
+	p=$(next_port)
+	# shellcheck disable=SC2046  # ucx_env prints words to split
+	wire_pair "$pr: ucx_perftest -t $t" 120 "$p" ucx_check -- \
+		$(ucx_env "$dev" 0) ucx_perftest -p "$p" -- \
+		$(ucx_env "$dev" 0) ucx_perftest -p "$p" -t "$t" -n "$(n 2000)" "$WIRE_PEER_IP"
+	[ "$WIRE_ROLE" = a ] || return 0
+	case $t in
+	*_lat) f=$(awk '/^Final:/ { print $4 }' "$WIRE_OUT"); mw_figure "$pr" "ucx_$t" lat "$f" us ;;
+	*) f=$(awk '/^Final:/ { print $9 }' "$WIRE_OUT"); mw_figure "$pr" "ucx_$t" rate "$f" msg/s ;;
+	esac
+}
+
+# fab PAIRING PROVIDER EP: fi_pingpong, 64-byte messages; its latency.
+# ofi_rxm sizes its verbs CQ for FI_UNIVERSE_SIZE peers (default 256):
+# 65536 entries, more than rdma_rxe or rxc offer (max_cqe 32767), so it
+# would fail to open.  Two peers need far fewer.
+fab() {
+	local pr=$1 prov=$2 ep=$3 p f fi=(env FI_UNIVERSE_SIZE=16 fi_pingpong)
+	p=$(next_port)
+	wire_pair "$pr: fi_pingpong -p '$prov' -e $ep" 120 "$p" fi_check -- \
+		"${fi[@]}" -p "$prov" -e "$ep" -d "${DRV_HERE}0" -S 64 -I "$(n 2000)" -B "$p" -- \
+		"${fi[@]}" -p "$prov" -e "$ep" -d "${DRV_HERE}0" -S 64 -I "$(n 2000)" -P "$p" "$WIRE_PEER_IP"
+	[ "$WIRE_ROLE" = a ] || return 0
+	f=$(awk '/^[0-9]+ +[0-9]+ / { print $7 }' "$WIRE_OUT")
+	mw_figure "$pr" "fi_${ep}_lat" lat "$f" us 64
+}
+
+# middleware A B: the middleware with driver A on guest a, B on guest b.
+middleware() {
+	local pr=$1-$2 t tests
+	DRV_HERE=$1
+	[ "$WIRE_ROLE" = b ] && DRV_HERE=$2
+	driver_up "$DRV_HERE" "mw-up-$pr" >/dev/null
+	# UCX's UD wire-up needs the link-local GID (index 0); see t-ucx.sh.
+	wait_for 30 test -n "$(cat "/sys/class/infiniband/${DRV_HERE}0/ports/1/gids/0" 2>/dev/null)" || true
+	tests=$UCX_TESTS
+	[ "$SMOKE" = 1 ] && tests=tag_lat
+	for t in $tests; do ucx "$pr" "$t"; done
+	fab "$pr" verbs msg
+	fab "$pr" "verbs;ofi_rxm" rdm
+	driver_down "$DRV_HERE" "mw-down-$pr"
+}
+
+wire_up || { echo "bench: the link never came up"; exit 0; }
+for ((r = 1; r <= ROUNDS; r++)); do
+	tcp_bw "$r" 1500
+	tcp_bw "$r" 9000
+	wire_mtu 1500
+	for drv in rxe rxc; do round "$drv" "$r"; done
+done
+pairings="rxe-rxe rxc-rxc rxc-rxe rxe-rxc"
+[ "$SMOKE" = 1 ] && pairings="rxc-rxc rxc-rxe"
+for pr in $pairings; do middleware "${pr%-*}" "${pr#*-}"; done
+echo "bench: done, figures in $LOG"
