@@ -303,24 +303,34 @@ run_kernel() {
 	for label in "${labels[@]}"; do cat "$out/$label.guest.tap" >>"$ktap"; done
 }
 
-# The benchmark's smoke (bench/run.sh --smoke) on the 6.1 kernel: every
-# measurement runs on both drivers with tiny counts and must finish; its
-# figures are printed and never judged.
+# The benchmark's smokes on the 6.1 kernel: every measurement runs on
+# both drivers with tiny counts and must finish; the figures are printed
+# and never judged.
+#
+# run_bench_smoke NAME TAP "RUN.SH ARGS" DIR...: one bench/run.sh --smoke
+# run; each DIR is a guest's results, whose TAP lines and kernel log are
+# counted in TAP.
 run_bench_smoke() {
-	local r=$repo/build/bench-results/stock btap=$out/bench.tap rc=0
-	bres() { echo "$1 - bench smoke: $2" | tee -a "$btap"; }
+	local name=$1 btap=$2 args r rc=0 label
+	read -ra args <<<"$3"
+	shift 3
+	bres() { echo "$1 - $name: $2" | tee -a "$btap"; }
 	: >"$btap"
-	log "bench smoke: rdma_rxe and rxc in one boot of the stock kernel"
-	bash "$repo/bench/run.sh" --smoke --rounds 1 >&2 || rc=$?
+	log "$name: bench/run.sh --smoke ${args[*]}"
+	bash "$repo/bench/run.sh" --smoke --rounds 1 "${args[@]}" >&2 || rc=$?
 	if [ "$rc" -eq 0 ]; then
 		bres ok "VM run and report"
 	else
-		bres "not ok" "VM run and report: exit status $rc (see $r/guest.log)"
+		bres "not ok" "VM run and report: exit status $rc (see $1/guest.log)"
 	fi
-	if [ -f "$r/results.tap" ]; then
-		tap_label "bench smoke" <"$r/results.tap" >>"$btap"
-	fi
-	dmesg_verdict "$r" "bench smoke" | tee -a "$btap"
+	for r in "$@"; do
+		if [ -f "$r/results.tap" ]; then
+			tap_label "$name" <"$r/results.tap" >>"$btap"
+		fi
+		label=$name
+		[ $# -eq 1 ] || label="$name, guest $(basename "$r")"
+		dmesg_verdict "$r" "$label" | tee -a "$btap"
+	done
 }
 
 # summarize NAME TAP T0: add TAP to the totals and NAME's line, with the
@@ -351,8 +361,13 @@ run_kernels "${stock_kernels[@]}"
 if [[ " $kernels " == *" stock "* ]] && [ "${RXC_BENCH_SMOKE:-1}" = 1 ] &&
 	[ -f "$repo/bench/run.sh" ]; then
 	t0=$(date +%s)
-	run_bench_smoke
+	run_bench_smoke "bench smoke" "$out/bench.tap" "" "$repo/build/bench-results/stock"
 	summarize "bench smoke" "$out/bench.tap" "$t0"
+	# Two guests on a virtio link: the wire's tests and the middleware.
+	t0=$(date +%s)
+	w=$repo/build/bench-results/stock-wire-1cpu
+	run_bench_smoke "wire bench smoke" "$out/wire.tap" --wire "$w/a" "$w/b"
+	summarize "wire bench smoke" "$out/wire.tap" "$t0"
 fi
 [[ " $kernels " != *" debug "* ]] || run_kernels debug
 
