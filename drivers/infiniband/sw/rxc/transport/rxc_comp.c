@@ -102,8 +102,8 @@ static void rxc_comp_ack(struct rxc_qp *qp, u32 psn)
 	rxc_comp_progress(qp, rxc_psn_add(psn, 1));
 }
 
-/* The first unfinished WQE, if @psn falls in it. */
-static struct rxc_swqe *rxc_comp_find(struct rxc_qp *qp, u32 psn)
+/* The oldest unfinished WQE that went out on the wire, if any. */
+static struct rxc_swqe *rxc_comp_oldest(struct rxc_qp *qp)
 {
 	struct rxc_req *req = &qp->req;
 	u32 i, mask = qp->sq.q.mask;
@@ -113,14 +113,37 @@ static struct rxc_swqe *rxc_comp_find(struct rxc_qp *qp, u32 psn)
 		w = &req->wqe[i];
 		if (w->local || w->state == RXC_SWQE_DONE)
 			continue;
-		if (!w->started)
-			return NULL;
-		if (rxc_psn_diff(psn, w->first_psn) < 0 ||
-		    rxc_psn_diff(psn, w->last_psn) > 0)
-			return NULL;
-		return w;
+		return w->started ? w : NULL;
 	}
 	return NULL;
+}
+
+/* The oldest unfinished WQE, if @psn falls in it. */
+static struct rxc_swqe *rxc_comp_find(struct rxc_qp *qp, u32 psn)
+{
+	struct rxc_swqe *w = rxc_comp_oldest(qp);
+
+	if (!w || rxc_psn_diff(psn, w->first_psn) < 0 ||
+	    rxc_psn_diff(psn, w->last_psn) > 0)
+		return NULL;
+	return w;
+}
+
+/*
+ * A response at @psn, past the oldest unfinished WQE, while that one
+ * still waits for read data or an atomic result: the responder answers
+ * in PSN order, so what it waits for was lost.  Ask again now, as for a
+ * gap inside a read, rather than at the retransmit timeout.  This is the
+ * common case of a loss on a busy link: the lost packet is the last
+ * response of one read and the next read's responses keep coming.
+ */
+static void rxc_comp_resp_past(struct rxc_qp *qp, u32 psn)
+{
+	struct rxc_swqe *w = rxc_comp_oldest(qp);
+
+	if (w && rxc_swqe_needs_response(w) &&
+	    rxc_psn_diff(psn, w->last_psn) > 0)
+		rxc_comp_resp_gap(qp, w);
 }
 
 static enum ib_wc_status rxc_nak_status(u8 code)
@@ -263,8 +286,12 @@ void rxc_comp_recv(struct rxc_qp *qp, struct sk_buff *skb)
 
 	/* Read data and atomic results also acknowledge what came before. */
 	w = rxc_comp_find(qp, psn);
-	if (!w || !rxc_swqe_needs_response(w))
-		goto out;	/* a duplicate or stale response */
+	if (!w) {
+		rxc_comp_resp_past(qp, psn);
+		goto out;	/* else a duplicate or stale response */
+	}
+	if (!rxc_swqe_needs_response(w))
+		goto out;
 	rxc_comp_ack(qp, rxc_psn_add(w->first_psn, RXC_PSN_MASK));
 	if (pkt->mask & RXC_OPF_ATOMIC)
 		rxc_comp_atomic_ack(qp, w, pkt, psn);
