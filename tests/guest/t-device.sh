@@ -57,9 +57,10 @@ check "ib_mad opened $DEV without errors" \
 	sh -c "! dmesg | grep -E \"ib_mad.*Couldn't\""
 
 # The kernel memory a user has the driver allocate is charged to the
-# user's memory cgroup.  qp_hog creates QPs with 4096-deep queues (about
-# 2 MiB of rings and copies each): in a group limited to 32 MiB it gets
-# ENOMEM after a few, and nothing is killed; outside it, all 40 exist.
+# user's memory cgroup.  qp_hog creates QPs with 4096-deep queues and
+# moves each to RTS (about 2 MiB of rings and copies each): in a group
+# limited to 32 MiB it gets ENOMEM after a few, and nothing is killed;
+# outside it, all 40 exist.
 hog=${RXC_REPO:-/nonexistent}/build/tests/tools/qp_hog
 cg=/sys/fs/cgroup
 memcg_ready() {

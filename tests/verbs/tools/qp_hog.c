@@ -3,12 +3,14 @@
  * qp_hog DEV MAX_QPS DEPTH
  *
  * Creates RC QPs whose send and receive queues hold DEPTH work requests
- * each, until one fails or MAX_QPS exist: the kernel memory behind them
- * (rings, the private send queue copy) is what a memory cgroup must
- * bound.  Prints "qp N" as each QP exists (so a caller learns how far it
- * got even if the process is killed), then "created=N errno=E", E being
- * 0 when all MAX_QPS were created.  Destroys everything before exiting;
- * exits 0 unless the device could not be opened.
+ * each, and connects each to itself (RTS), until one fails or MAX_QPS
+ * exist: the kernel memory behind them (rings, and from RTS on the
+ * private send queue copy) is what a memory cgroup must bound.  Prints
+ * "qp N" as each QP is ready (so a caller learns how far it got even if
+ * the process is killed), then "created=N errno=E", E being 0 when all
+ * MAX_QPS were made, else the error of the create or modify that failed.
+ * Destroys everything before exiting; exits 0 unless the device could
+ * not be opened.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -21,6 +23,7 @@
 int main(int argc, char **argv)
 {
 	struct ibv_qp_init_attr attr = { .qp_type = IBV_QPT_RC };
+	struct test_env env = {};
 	struct ibv_context *ctx;
 	struct ibv_qp **qps;
 	struct ibv_pd *pd;
@@ -36,10 +39,16 @@ int main(int argc, char **argv)
 	pd = ctx ? ibv_alloc_pd(ctx) : NULL;
 	cq = pd ? ibv_create_cq(ctx, 1, NULL, NULL, 0) : NULL;
 	qps = calloc(max > 0 ? max : 1, sizeof(*qps));
-	if (!cq || !qps) {
-		fprintf(stderr, "qp_hog: device, PD or CQ: %s\n", strerror(errno));
+	if (!cq || !qps ||
+	    ibv_query_port(ctx, TEST_PORT, &env.port_attr) ||
+	    ibv_query_gid(ctx, TEST_PORT, TEST_GID_INDEX, &env.gid)) {
+		fprintf(stderr, "qp_hog: device, PD, CQ or port: %s\n",
+			strerror(errno));
 		return 1;
 	}
+	env.dev_name = argv[1];
+	env.ctx = ctx;
+	env.pd = pd;
 	attr.send_cq = cq;
 	attr.recv_cq = cq;
 	attr.cap.max_send_wr = atoi(argv[3]);
@@ -51,6 +60,11 @@ int main(int argc, char **argv)
 		qps[n] = ibv_create_qp(pd, &attr);
 		if (!qps[n]) {
 			err = errno;
+			break;
+		}
+		err = qp_connect_self(&env, qps[n]);
+		if (err) {
+			ibv_destroy_qp(qps[n]);
 			break;
 		}
 		printf("qp %d\n", n + 1);

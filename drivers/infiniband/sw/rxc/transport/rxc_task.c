@@ -641,37 +641,70 @@ static void rxc_rnr_timer_fn(struct timer_list *t)
 	rxc_qp_sched(qp);
 }
 
+static void rxc_req_free(struct rxc_qp *qp)
+{
+	kvfree(qp->req.ud_av);
+	kvfree(qp->req.wqe);
+	kvfree(qp->req.copy);
+	qp->req.ud_av = NULL;
+	qp->req.wqe = NULL;
+	qp->req.copy = NULL;
+}
+
+/**
+ * rxc_req_alloc - the requester's copies of the send queue
+ * @qp: a QP about to enter RTS, its mutex held
+ *
+ * Most of a QP's slab is here: a private copy of every send ring slot and
+ * the requester's view of each.  Only a QP that can send reads WQEs out
+ * of its ring (rxc_req_fetch(), from RTS on), so a QP gets them when it
+ * first enters RTS and keeps them until it is destroyed: one that never
+ * sends, or waits in RESET, INIT or RTR, pins about what rdma_rxe's
+ * does.  Process context; charged to the caller's memory cgroup
+ * (RXC_GFP_USER_SIZED).
+ *
+ * Return: 0, or -ENOMEM with nothing allocated.
+ */
+int rxc_req_alloc(struct rxc_qp *qp)
+{
+	enum ib_qp_type type = qp->ibqp.qp_type;
+	bool ud = type == IB_QPT_UD || type == IB_QPT_GSI;
+	u32 slots = qp->sq.q.mask + 1;
+	struct rxc_req *req = &qp->req;
+
+	if (req->wqe)
+		return 0;
+	req->copy = kvmalloc(array_size(slots, 1U << qp->sq.q.log2_elem),
+			     RXC_GFP_USER_SIZED);
+	req->wqe = kvcalloc(slots, sizeof(*req->wqe), RXC_GFP_USER_SIZED);
+	if (ud)
+		req->ud_av = kvcalloc(slots, sizeof(*req->ud_av),
+				      RXC_GFP_USER_SIZED);
+	if (req->copy && req->wqe && (!ud || req->ud_av))
+		return 0;
+	rxc_req_free(qp);
+	return -ENOMEM;
+}
+
 /*
  * Process context, from create_qp; the rings exist already.  Charged to
- * the caller's memory cgroup, like everything a user can have allocated
- * (RXC_GFP_USER_SIZED).
+ * the caller's memory cgroup, like everything a user can have allocated.
+ * The requester's part comes later (rxc_req_alloc()).
  */
 int rxc_qp_transport_create(struct rxc_qp *qp)
 {
-	u32 slots = qp->sq.q.mask + 1;
 	u32 rsge = qp->srq ? qp->srq->max_sge : qp->rq.max_sge;
 	struct rxc_dev *rxc = to_rdev(qp->ibqp.device);
-	enum ib_qp_type type = qp->ibqp.qp_type;
-	bool ud = type == IB_QPT_UD || type == IB_QPT_GSI;
 
-	qp->req.copy = kvmalloc(array_size(slots, 1U << qp->sq.q.log2_elem),
-				RXC_GFP_USER_SIZED);
-	qp->req.wqe = kvcalloc(slots, sizeof(*qp->req.wqe),
-			       RXC_GFP_USER_SIZED);
-	if (ud)
-		qp->req.ud_av = kvcalloc(slots, sizeof(*qp->req.ud_av),
-					 RXC_GFP_USER_SIZED);
 	qp->resp.sge = kcalloc(max(rsge, 1U), sizeof(*qp->resp.sge),
 			       GFP_KERNEL_ACCOUNT);
-	if (type == IB_QPT_RC) {
+	if (qp->ibqp.qp_type == IB_QPT_RC) {
 		qp->resp.atomic_slots = rxc->limits.max_rd_atomic;
 		qp->resp.atomics = kcalloc(qp->resp.atomic_slots,
 					   sizeof(*qp->resp.atomics),
 					   GFP_KERNEL_ACCOUNT);
 	}
-	if (!qp->req.copy || !qp->req.wqe || (ud && !qp->req.ud_av) ||
-	    !qp->resp.sge ||
-	    (qp->resp.atomic_slots && !qp->resp.atomics) ||
+	if (!qp->resp.sge || (qp->resp.atomic_slots && !qp->resp.atomics) ||
 	    dst_cache_init(&qp->route, GFP_KERNEL_ACCOUNT)) {
 		rxc_qp_transport_destroy(qp);
 		return -ENOMEM;
@@ -710,16 +743,15 @@ static void rxc_qp_quiesce(struct rxc_qp *qp)
  */
 void rxc_qp_transport_destroy(struct rxc_qp *qp)
 {
-	if (qp->req.wqe && qp->task.func) {
+	/* The work items exist once transport_create succeeded. */
+	if (qp->task.func) {
 		rxc_qp_set_stop(qp, RXC_TASK_DYING, true);
 		rxc_qp_quiesce(qp);
 	}
 	dst_cache_destroy(&qp->route);
 	kfree(qp->resp.atomics);
 	kfree(qp->resp.sge);
-	kvfree(qp->req.ud_av);
-	kvfree(qp->req.wqe);
-	kvfree(qp->req.copy);
+	rxc_req_free(qp);
 }
 
 /*
@@ -731,7 +763,9 @@ void rxc_qp_transport_reset(struct rxc_qp *qp)
 	rxc_qp_quiesce(qp);
 	clear_bit(RXC_TASK_TIMEOUT, &qp->task_flags);
 	clear_bit(RXC_TASK_RNR_DONE, &qp->task_flags);
-	memset(qp->req.wqe, 0, (qp->sq.q.mask + 1) * sizeof(*qp->req.wqe));
+	if (qp->req.wqe)
+		memset(qp->req.wqe, 0,
+		       (qp->sq.q.mask + 1) * sizeof(*qp->req.wqe));
 	qp->req.cur_off = 0;
 	qp->req.rd_atomic = 0;
 	qp->req.rnr_wait = false;

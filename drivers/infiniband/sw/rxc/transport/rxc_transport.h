@@ -157,7 +157,8 @@ static_assert(sizeof(struct rxc_swqe) <= 128);
 
 /**
  * struct rxc_req - requester and completer state of a QP (task only)
- * @copy: private copies of the send WQEs, one per ring slot
+ * @copy: private copies of the send WQEs, one per ring slot; with @wqe
+ *	  and @ud_av, NULL until the QP first enters RTS (rxc_req_alloc())
  * @wqe: per ring slot, the requester's view
  * @ud_av: UD and GSI QPs only: per ring slot, the destination of its
  *	   WQE, copied from the AH when the WQE was read
@@ -337,6 +338,7 @@ enum ib_wc_opcode rxc_wr_to_wc_opcode(u32 wr_opcode);
 int rxc_transport_init(void);
 void rxc_transport_exit(void);
 int rxc_qp_transport_create(struct rxc_qp *qp);
+int rxc_req_alloc(struct rxc_qp *qp);
 void rxc_qp_transport_destroy(struct rxc_qp *qp);
 void rxc_qp_transport_reset(struct rxc_qp *qp);
 void rxc_qp_sched(struct rxc_qp *qp);

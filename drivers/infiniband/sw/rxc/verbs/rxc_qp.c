@@ -534,6 +534,11 @@ int rxc_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
 		if (err)
 			goto out;
 	}
+	if (next == IB_QPS_RTS && cur == IB_QPS_RTR) {
+		err = rxc_req_alloc(qp);
+		if (err)
+			goto out;
+	}
 	err = rxc_qp_apply(qp, attr, mask, &av, cur, next);
 out:
 	mutex_unlock(&qp->mutex);
