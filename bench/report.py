@@ -22,7 +22,7 @@ import re
 import statistics
 import sys
 
-LINE = re.compile(r'^bench: drv=(\w+) round=(\d+) rxc_bench: (\w+) size=(\d+) '
+LINE = re.compile(r'^bench: drv=([\w-]+) round=(\d+) rxc_bench: (\w+) size=(\d+) '
                   r'mtu=(\d+) qps=(\d+) window=(\d+) mode=(\w+) (\w+)=(\S+) (\S+)$')
 LOWER_IS_BETTER = {'lat', 'wake', 'slab_per_qp', 'vmalloc_per_qp'}
 RC_TESTS = {'write', 'read', 'send', 'lat'}
@@ -63,7 +63,7 @@ def name(k):
     s = f'{test} {size} B'
     if test in RC_TESTS:
         s += f' mtu {mtu}'
-    if qps > 1 or win != 64:
+    if qps > 1 or win not in (64, 0):
         s += f', {qps} QP{"s" if qps > 1 else ""} x {win} WRs'
     if mode == 'pair':
         s += ', across netns'
