@@ -22,8 +22,7 @@
 # each (default 1): vm/run-pair.sh boots both and bench/wire-guest.sh
 # runs the wire's tests and the middleware in them; the table then
 # compares the wire's figures, beside the link's TCP throughput.  Logs:
-# build/bench-results/KERNEL-wire-Ncpu/{a,b}/; with --profile, both
-# guests' perf reports there.
+# build/bench-results/KERNEL-wire-Ncpu/{a,b}/.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 kernel=stock rounds=3 smoke=0 profile=0 ptests='' wire=0 cpus=1
@@ -49,18 +48,16 @@ done
 mods=$(bash "$top/vm/build-modules.sh" "$kernel")
 make -s -C "$top/userspace" lib
 make -s -C "$top/bench"
+if [ "$wire" = 1 ] && [ "$profile" = 1 ]; then
+	echo "bench: --profile runs on one guest only, not with --wire" >&2
+	exit 2
+fi
 if [ "$wire" = 1 ]; then
 	out=$top/build/bench-results/$kernel-wire-${cpus}cpu
-	[ "$profile" = 1 ] && out=$out-profile
 	"$top/vm/run-pair.sh" --kernel "$kernel" --guest-script "$top/bench/wire-guest.sh" \
 		--results "$out" --modules "$mods" --cpus "$cpus" \
 		--timeout $((smoke ? 1500 : 7200)) \
-		--env "BENCH_ROUNDS=$rounds" --env "BENCH_SMOKE=$smoke" \
-		--env "BENCH_PROFILE=$profile" --env "BENCH_PROFILE_TESTS=$ptests"
-	if [ "$profile" = 1 ]; then
-		cat "$out"/a/perf-*.stat "$out"/b/perf-*.stat
-		exit 0
-	fi
+		--env "BENCH_ROUNDS=$rounds" --env "BENCH_SMOKE=$smoke"
 	echo "bench: $kernel kernel, two guests with $cpus vCPU(s) each, $(date -u +%F), $rounds rounds"
 	/usr/bin/python3 "$top/bench/report.py" "$out/a/bench.log"
 	exit 0

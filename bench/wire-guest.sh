@@ -14,7 +14,6 @@
 # drivers (a-b): rxe-rxe for reference, rxc-rxc, rxc-rxe and rxe-rxc:
 # UCX's ucx_perftest and libfabric's fi_pingpong (verbs and verbs;ofi_rxm).
 #
-# BENCH_PROFILE=1 profiles instead (profile() below).
 # BENCH_SMOKE=1 (CI) divides every count by 100 and runs a few tests of
 # each kind, the middleware rxc-rxc and rxc-rxe only; its figures mean
 # nothing.
@@ -195,44 +194,8 @@ middleware() {
 	driver_down "$DRV_HERE" "mw-down-$pr"
 }
 
-# profile DRV: BENCH_PROFILE=1.  perf on both guests while the 8-byte
-# round trip and the 64 KiB write cross the link: context switches and
-# CPU time (perf stat), and each end's hottest kernel symbols (perf
-# record), in $RESULTS/perf-DRV-TEST.*; a is the requester, b the
-# responder.  BENCH_PROFILE_TESTS replaces the tests (';'-separated
-# rxc_bench arguments).
-profile() {
-	local drv=$1 g t args out pids tests
-	g=$(driver_up "$drv" "prof-up-$drv")
-	IFS=';' read -ra tests <<<"${BENCH_PROFILE_TESTS:-lat -s 8 -n 3000;write -s 65536 -n 2000}"
-	for t in "${tests[@]}"; do
-		read -ra args <<<"-t $t"
-		out=$RESULTS/perf-$drv-${args[1]}-${args[3]}
-		wire_sync "prof-$drv-$WIRE_STEP" || true
-		perf stat -a -o "$out.stat" -e context-switches,cpu-migrations,cpu-clock &
-		pids=$!
-		perf record -q -a -g -o /tmp/perf.data &
-		pids="$pids $!"
-		bench_pair "$drv" 1 "$g" "${args[@]}"
-		# shellcheck disable=SC2086 # two PIDs
-		kill -INT $pids
-		wait
-		perf report -i /tmp/perf.data --stdio --no-children -g none \
-			--sort sym --percent-limit 0.5 2>/dev/null >"$out.txt" || true
-		perf report -i /tmp/perf.data --stdio --children -g none \
-			--sort sym --percent-limit 1 2>/dev/null >"$out.children.txt" || true
-		echo "== $drv $WIRE_ROLE ${args[*]}: hottest symbols"
-		grep -E '^ +[0-9.]+%' "$out.txt" | head -n 25
-		cat "$out.stat"
-	done
-	driver_down "$drv" "prof-down-$drv"
-}
 
 wire_up || { echo "bench: the link never came up"; exit 0; }
-if [ "${BENCH_PROFILE:-0}" = 1 ]; then
-	for drv in rxe rxc; do profile "$drv"; done
-	exit 0
-fi
 for ((r = 1; r <= ROUNDS; r++)); do
 	tcp_bw "$r" 1500
 	tcp_bw "$r" 9000
