@@ -15,8 +15,8 @@
 # UCX's ucx_perftest and libfabric's fi_pingpong (verbs and verbs;ofi_rxm).
 #
 # BENCH_SMOKE=1 (CI) divides every count by 100 and runs a few tests of
-# each kind, the middleware rxc-rxc and rxc-rxe only; its figures mean
-# nothing.
+# each kind, on rxc only, and the middleware rxc-rxc and rxc-rxe only;
+# its figures mean nothing.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=../tests/guest/lib.sh
@@ -34,8 +34,11 @@ DIV=1
 MTUS="1024:1500 4096:9000" SIZES="8 4096 65536" QPS="1 4 16" LATS="8 4096"
 CNTRS="cntr_unsig cntr_base cntr_sig cntr_sig cntr_base"
 WAKES="wake_wait wake_notify wake_cq"
+DRIVERS="rxe rxc"
+# The smoke checks that rxc runs everything; rdma_rxe's side of the
+# bench shows itself in the middleware's rxc-rxe pairing.
 if [ "$SMOKE" = 1 ]; then
-	DIV=100 MTUS=1024:1500 SIZES="8 65536" QPS=4 LATS=8
+	DIV=100 MTUS=1024:1500 SIZES="8 65536" QPS=4 LATS=8 DRIVERS=rxc
 	CNTRS="cntr_unsig cntr_sig" WAKES=wake_wait
 fi
 : >"$LOG"
@@ -200,7 +203,7 @@ for ((r = 1; r <= ROUNDS; r++)); do
 	tcp_bw "$r" 1500
 	tcp_bw "$r" 9000
 	wire_mtu 1500
-	for drv in rxe rxc; do round "$drv" "$r"; done
+	for drv in $DRIVERS; do round "$drv" "$r"; done
 done
 pairings="rxe-rxe rxc-rxc rxc-rxe rxe-rxc"
 [ "$SMOKE" = 1 ] && pairings="rxc-rxc rxc-rxe"
