@@ -118,29 +118,32 @@ static struct rxc_swqe *rxc_comp_oldest(struct rxc_qp *qp)
 	return NULL;
 }
 
+static bool rxc_swqe_holds(const struct rxc_swqe *w, u32 psn)
+{
+	return w && rxc_psn_diff(psn, w->first_psn) >= 0 &&
+	       rxc_psn_diff(psn, w->last_psn) <= 0;
+}
+
 /* The oldest unfinished WQE, if @psn falls in it. */
 static struct rxc_swqe *rxc_comp_find(struct rxc_qp *qp, u32 psn)
 {
 	struct rxc_swqe *w = rxc_comp_oldest(qp);
 
-	if (!w || rxc_psn_diff(psn, w->first_psn) < 0 ||
-	    rxc_psn_diff(psn, w->last_psn) > 0)
-		return NULL;
-	return w;
+	return rxc_swqe_holds(w, psn) ? w : NULL;
 }
 
 /*
- * A response at @psn, past the oldest unfinished WQE, while that one
- * still waits for read data or an atomic result: the responder answers
- * in PSN order, so what it waits for was lost.  Ask again now, as for a
- * gap inside a read, rather than at the retransmit timeout.  This is the
- * common case of a loss on a busy link: the lost packet is the last
- * response of one read and the next read's responses keep coming.
+ * A response at @psn, outside @w, the oldest unfinished WQE (NULL: none).
+ * Past @w while @w still waits for read data or an atomic result, the
+ * responder, which answers in PSN order, lost what @w waits for: ask
+ * again now, as for a gap inside a read, rather than at the retransmit
+ * timeout.  This is the common case of a loss on a busy link: the lost
+ * packet is the last response of one read and the next read's responses
+ * keep coming.  Anything else is a duplicate or stale response.
  */
-static void rxc_comp_resp_past(struct rxc_qp *qp, u32 psn)
+static void rxc_comp_resp_outside(struct rxc_qp *qp, struct rxc_swqe *w,
+				  u32 psn)
 {
-	struct rxc_swqe *w = rxc_comp_oldest(qp);
-
 	if (w && rxc_swqe_needs_response(w) &&
 	    rxc_psn_diff(psn, w->last_psn) > 0)
 		rxc_comp_resp_gap(qp, w);
@@ -285,10 +288,10 @@ void rxc_comp_recv(struct rxc_qp *qp, struct sk_buff *skb)
 	}
 
 	/* Read data and atomic results also acknowledge what came before. */
-	w = rxc_comp_find(qp, psn);
-	if (!w) {
-		rxc_comp_resp_past(qp, psn);
-		goto out;	/* else a duplicate or stale response */
+	w = rxc_comp_oldest(qp);
+	if (!rxc_swqe_holds(w, psn)) {
+		rxc_comp_resp_outside(qp, w, psn);
+		goto out;
 	}
 	if (!rxc_swqe_needs_response(w))
 		goto out;
