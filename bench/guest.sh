@@ -72,12 +72,11 @@ net_up() {
 # dev_up DRV DEV [NS]: a device on this end's veth (veth1 in NS); prints
 # its GID index, or fails.
 dev_up() {
-	local drv=$1 dev=$2 ns=${3:-} netdev=veth0 ip=10.77.0.1 pre=()
-	if [ -n "$ns" ]; then netdev=veth1 ip=10.77.0.2 pre=("$IP" netns exec "$ns"); fi
-	"${pre[@]}" rdma link add "$dev" type "$drv" netdev "$netdev" >&2 || return 1
-	wait_for 20 grep -q ACTIVE "/sys/class/infiniband/$dev/ports/1/state" || return 1
-	wait_for 20 gid_index_of "$dev" "$ip" || return 1
-	gid_index_of "$dev" "$ip"
+	if [ -n "${3:-}" ]; then
+		dev_link_up "$1" "$2" veth1 10.77.0.2 "$IP" netns exec "$3"
+	else
+		dev_link_up "$1" "$2" veth0 10.77.0.1
+	fi
 }
 
 # loopback DRV ROUND: everything that runs on one device.
@@ -158,11 +157,6 @@ across() {
 	rdma link delete "${drv}2"
 }
 
-load() {	# load DRV
-	[ "$1" = rxe ] && { modprobe crc32_generic 2>/dev/null || true; }
-	run "modprobe rdma_$1" 60 modprobe "rdma_$1"
-}
-
 # profile DRV: where the time goes in the small-message tests, for
 # BENCH_PROFILE=1.  perf stat counts context switches (each hand-over to
 # a kworker is one) and perf record samples every CPU's kernel stacks.
@@ -203,7 +197,7 @@ profile() {
 net_up
 if [ "${BENCH_PROFILE:-0}" = 1 ]; then
 	for drv in rxe rxc; do
-		load "$drv"
+		load_driver "$drv"
 		profile "$drv"
 		run "rmmod rdma_$drv" 60 rmmod "rdma_$drv"
 	done
@@ -212,7 +206,7 @@ fi
 for ((r = 1; r <= ROUNDS; r++)); do
 	bench mem "$r" "$BIN" -t memcpy -n "$(n 20)"
 	for drv in rxe rxc; do
-		load "$drv"
+		load_driver "$drv"
 		loopback "$drv" "$r"
 		across "$drv" "$r"
 		run "rmmod rdma_$drv" 60 rmmod "rdma_$drv"

@@ -43,15 +43,15 @@ while [ $# -gt 0 ]; do
 	esac
 	shift
 done
+if [ "$wire" = 1 ] && [ "$profile" = 1 ]; then
+	echo "bench: --profile runs on one guest only, not with --wire" >&2
+	exit 2
+fi
 
 "$top/vm/install-deps.sh"
 mods=$(bash "$top/vm/build-modules.sh" "$kernel")
 make -s -C "$top/userspace" lib
 make -s -C "$top/bench"
-if [ "$wire" = 1 ] && [ "$profile" = 1 ]; then
-	echo "bench: --profile runs on one guest only, not with --wire" >&2
-	exit 2
-fi
 if [ "$wire" = 1 ]; then
 	out=$top/build/bench-results/$kernel-wire-${cpus}cpu
 	"$top/vm/run-pair.sh" --kernel "$kernel" --guest-script "$top/bench/wire-guest.sh" \

@@ -50,7 +50,8 @@ sized() { n $(($1 < 4096 ? 20000 : $1 < 65536 ? 5000 : 1000)); }
 # client can never reach a server left over from another run.
 next_port() { echo $((19001 + WIRE_STEP)); }
 
-# log_line DRV ROUND LINE...: rxc_bench's figure lines, for the report.
+# log_lines DRV ROUND FILE: rxc_bench's figure lines in FILE, for the
+# report.
 log_lines() {
 	sed -n "s/^rxc_bench: \\(.*\\) mode=pair /bench: drv=$1 round=$2 rxc_bench: \\1 mode=wire /p" \
 		"$3" >>"$LOG"
@@ -84,17 +85,12 @@ print(f"bench: drv=link round={sys.argv[2]} rxc_bench: tcp size=0 mtu={sys.argv[
 		echo "# no figure in iperf3's output"
 }
 
-load() {	# load DRV
-	[ "$1" = rxe ] && { modprobe crc32_generic 2>/dev/null || true; }
-	run "modprobe rdma_$1" 60 modprobe "rdma_$1"
-}
-
 # driver_up DRV TAG: DRV's device ${DRV}0 on the link at both ends;
 # prints its GID index.  The barrier TAG follows, whether or not it
 # came up, so that both ends go on in step.
 driver_up() {
 	local g=''
-	load "$1" >&2
+	load_driver "$1" >&2
 	g=$(wire_dev_up "$1" "${1}0") || fail "${1}0 on $WIRE_NIC" >&2
 	wire_sync "$2" >&2 || true
 	echo "$g"
@@ -187,8 +183,6 @@ middleware() {
 	DRV_HERE=$1
 	[ "$WIRE_ROLE" = b ] && DRV_HERE=$2
 	driver_up "$DRV_HERE" "mw-up-$pr" >/dev/null
-	# UCX's UD wire-up needs the link-local GID (index 0); see t-ucx.sh.
-	wait_for 30 test -n "$(cat "/sys/class/infiniband/${DRV_HERE}0/ports/1/gids/0" 2>/dev/null)" || true
 	tests=$UCX_TESTS
 	[ "$SMOKE" = 1 ] && tests=tag_lat
 	for t in $tests; do ucx "$pr" "$t"; done
@@ -196,7 +190,6 @@ middleware() {
 	fab "$pr" "verbs;ofi_rxm" rdm
 	driver_down "$DRV_HERE" "mw-down-$pr"
 }
-
 
 wire_up || { echo "bench: the link never came up"; exit 0; }
 for ((r = 1; r <= ROUNDS; r++)); do

@@ -10,7 +10,7 @@
 # Guest "a" gets its results in DIR/a, guest "b" in DIR/b (see
 # vm/run-vm.sh for what each holds).  Both run PATH, knowing their role
 # as RXC_WIRE_ROLE (a or b) and their NIC by RXC_WIRE_MAC; the script
-# gives the NICs their addresses (vm/pair-lib.sh).  The link is QEMU's
+# gives the NICs their addresses (tests/guest/wire.sh).  The link is QEMU's
 # UDP socket netdev: no root, no bridge, and unlike its TCP form no
 # Nagle stalls.  Exit status: a's, unless a passed and b did not.
 set -euo pipefail

@@ -141,6 +141,26 @@ gid_index_of() {
 	return 1
 }
 
+# load_driver DRV: modprobe rdma_DRV as one test.  rdma_rxe needs a crc32
+# crypto driver, which nothing autoloads here.
+load_driver() {
+	[ "$1" = rxe ] && { modprobe crc32_generic 2>/dev/null || true; }
+	run "modprobe rdma_$1" 60 modprobe "rdma_$1"
+}
+
+# dev_link_up DRV DEV NETDEV ADDR [PREFIX...]: an RDMA device DEV of
+# driver DRV on NETDEV (its "rdma link add" run under PREFIX, e.g. "ip
+# netns exec NS"), its port ACTIVE; prints the GID index of ADDR, or
+# fails.
+dev_link_up() {
+	local drv=$1 dev=$2 netdev=$3 addr=$4
+	shift 4
+	"$@" rdma link add "$dev" type "$drv" netdev "$netdev" >&2 || return 1
+	wait_for 20 grep -q ACTIVE "/sys/class/infiniband/$dev/ports/1/state" || return 1
+	wait_for 20 gid_index_of "$dev" "$addr" || return 1
+	gid_index_of "$dev" "$addr"
+}
+
 # hw_counter DEV NAME: one port counter from "rdma statistic show link".
 hw_counter() {
 	rdma statistic show link "$1/1" | tr ' ' '\n' |

@@ -32,8 +32,10 @@ wire_nic_of() {	# wire_nic_of MAC: the interface with that address
 	return 1
 }
 
-# wire_up: the link up with this guest's address, and the peer reached.
-# The other guest may boot a minute later (or twice, see vm/run-vm.sh).
+# wire_up: the link up with this guest's address, its IPv6 link-local
+# address past DAD (UCX's UD wire-up routes by the link-local GID, index
+# 0), and the peer reached.  The other guest may boot a minute later (or
+# twice, see vm/run-vm.sh).
 wire_up() {
 	run "lo up" 30 ip link set lo up
 	modprobe virtio_net 2>/dev/null || true	# built in on the debug kernel
@@ -44,6 +46,8 @@ wire_up() {
 	WIRE_NIC=$(wire_nic_of "$RXC_WIRE_MAC")
 	run "$WIRE_NIC up as $WIRE_IP" 30 sh -c \
 		"ip addr add $WIRE_IP/24 dev $WIRE_NIC && ip link set $WIRE_NIC up"
+	check "$WIRE_NIC has a link-local address" wait_for 20 sh -c \
+		"ip -6 addr show dev $WIRE_NIC scope link -tentative | grep -q inet6"
 	if wire_sync up 900; then
 		pass "the other guest reached over $WIRE_NIC"
 	else
@@ -60,12 +64,7 @@ wire_mtu() {
 
 # wire_dev_up DRV DEV: an RDMA device DEV of driver DRV on the link;
 # prints its GID index for the IPv4 address, or fails.
-wire_dev_up() {
-	rdma link add "$2" type "$1" netdev "$WIRE_NIC" >&2 || return 1
-	wait_for 20 grep -q ACTIVE "/sys/class/infiniband/$2/ports/1/state" || return 1
-	wait_for 20 gid_index_of "$2" "$WIRE_IP" || return 1
-	gid_index_of "$2" "$WIRE_IP"
-}
+wire_dev_up() { dev_link_up "$1" "$2" "$WIRE_NIC" "$WIRE_IP"; }
 
 port_listening() { ss -Hltn "sport = :$1" | grep -q .; }
 
