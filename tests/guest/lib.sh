@@ -56,10 +56,16 @@ by_kernel() {
 	fi
 }
 
-tap() {	# tap "ok"|"not ok" NAME [DIRECTIVE]
+# tap "ok"|"not ok" NAME [DIRECTIVE]: one result.  The guest log (not the
+# TAP file) also says how long a result took when it took a while: CI's
+# time is counted per group, and this says where a group's goes.
+TAP_AT=$SECONDS
+tap() {
 	local line="$1 - $SUITE: $2${3:+ # $3}"
 	echo "$line" >>"$TAP"
 	echo "$line"
+	[ $((SECONDS - TAP_AT)) -lt 5 ] || echo "#   took $((SECONDS - TAP_AT)) s"
+	TAP_AT=$SECONDS
 }
 pass() { tap ok "$1"; }
 fail() {
@@ -117,27 +123,32 @@ link_add() { rdma link add "$DEV" type "$DEV_TYPE" netdev "$NETDEV"; }
 link_del() { rdma link delete "$DEV"; }
 
 # gid_of ADDR: the GID of an IPv4 (as IPv4-mapped) or IPv6 address, as
-# sysfs prints it.
+# sysfs prints it.  IPv4, the common case, needs no Python, whose start
+# costs about a second under TCG.
 gid_of() {
+	local a b c d
+	if [[ $1 =~ ^[0-9]+\.[0-9]+\.[0-9]+\.[0-9]+$ ]]; then
+		IFS=. read -r a b c d <<<"$1"
+		printf '0000:0000:0000:0000:0000:ffff:%02x%02x:%02x%02x\n' "$a" "$b" "$c" "$d"
+		return
+	fi
 	/usr/bin/python3 -c '
 import ipaddress, sys
-a = ipaddress.ip_address(sys.argv[1])
-if a.version == 4:
-    a = ipaddress.IPv6Address("::ffff:" + str(a))
-print(a.exploded)' "$1"
+print(ipaddress.IPv6Address(sys.argv[1]).exploded)' "$1"
 }
 
 # gid_index_of DEV ADDR: the GID table index of RoCE v2 GID of an IPv4 or
-# IPv6 address on device DEV, e.g. gid_index_of rxc1 10.77.0.2.
+# IPv6 address on device DEV, e.g. gid_index_of rxc1 10.77.0.2.  One grep
+# reads the whole table: a process per entry cost seconds per lookup
+# under TCG, since the glob sorts index 2 after 10..199.
 gid_index_of() {
-	local f want idx
+	local f want idx type port=/sys/class/infiniband/$1/ports/1
 	want=$(gid_of "$2") || return 1
-	for f in "/sys/class/infiniband/$1/ports/1/gids/"*; do
-		[ "$(cat "$f" 2>/dev/null)" = "$want" ] || continue
-		idx=$(basename "$f")
-		[ "$(cat "/sys/class/infiniband/$1/ports/1/gid_attrs/types/$idx" 2>/dev/null)" = "RoCE v2" ] &&
-			{ echo "$idx"; return 0; }
-	done
+	while read -r f; do
+		idx=${f##*/}
+		read -r type <"$port/gid_attrs/types/$idx" 2>/dev/null || continue
+		[ "$type" = "RoCE v2" ] && { echo "$idx"; return 0; }
+	done < <(grep -lx -- "$want" "$port/gids/"* 2>/dev/null)
 	return 1
 }
 

@@ -57,6 +57,7 @@ run_group() {
 	echo "=== $1"
 	bash "$here/$1.sh" || fail "$1" "group script exited with $?"
 	echo "=== $1 took $(($(date +%s) - t0))s"
+	TAP_AT=$SECONDS	# the group's results have said where its time went
 }
 
 # RXC_GROUPS picks some of the groups (in this order), for a quicker run
