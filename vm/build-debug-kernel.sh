@@ -3,21 +3,29 @@
 #
 # Build the bench's debug kernel (KASAN, lockdep, kmemleak, KUnit, udmabuf)
 # from Debian's linux-source, once per configuration.  The result is cached
-# under $RXC_CACHE keyed by a hash of the source version, the config fragment
-# and this script, so reruns on the same machine cost nothing.
+# under $RXC_CACHE keyed by a hash of the source version, the config
+# fragment, kernel-patches/ and this script, so reruns on the same machine
+# cost nothing.
+#
+# kernel-patches/ backports upstream's completion counter object to the
+# core (see its README): on this kernel rxc takes the core path, and the
+# sanitizers watch it.  The stock kernels run rxc's own object.
 #
 # Prints the output directory on stdout.  It holds:
-#   bzImage, build/ (the O= tree, KDIR for external modules), mods/ (modules)
+#   bzImage, build/ (the O= tree, KDIR for external modules), mods/ (modules),
+#   src/ (the patched source: hard links to the unpacked one, but for the
+#   files the patches change)
 #
 #   build-debug-kernel.sh --source   only unpack the source (checkpatch
 #                                    comes from it); prints its directory
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
+patches=$here/../kernel-patches
 cache=${RXC_CACHE:-/var/cache/rxc}
 tarball=$(ls /usr/src/linux-source-*.tar.xz | sort -V | tail -n 1)
 srcver=$(dpkg-query -W -f='${Version}' "$(basename "$tarball" .tar.xz)")
-key=$( (echo "$srcver"; cat "$here/debug-kernel.config" "$0") |
+key=$( (echo "$srcver"; cat "$here/debug-kernel.config" "$0" "$patches"/*.patch) |
 	sha256sum | cut -c1-16)
 out=$cache/debug-kernel-$key
 log() { echo "build-debug-kernel: $*" >&2; }
@@ -46,6 +54,14 @@ unpack
 
 rm -rf "$out"
 mkdir -p "$out/build"
+# patch(1) writes each file it changes anew, so the links to the pristine
+# tree (checkpatch's, and the next build's) stay untouched.
+cp -al "$src" "$out/src"
+for p in "$patches"/*.patch; do
+	log "applying $(basename "$p")"
+	patch -s -p1 -d "$out/src" <"$p"
+done
+src=$out/src
 log "configuring (tinyconfig + bench/debug-kernel.config)"
 make -s -C "$src" O="$out/build" tinyconfig >&2
 "$src/scripts/kconfig/merge_config.sh" -m -O "$out/build" \
