@@ -22,6 +22,9 @@ if [ "$DEV_TYPE" = rxe ]; then
 	modprobe crc32_generic 2>/dev/null || modprobe crc32-pclmul 2>/dev/null || true
 fi
 run "modprobe $DRV_MOD" 60 modprobe "$DRV_MOD"
+if [ "$DEV_TYPE" = rxc ]; then
+	echo "run-all: $(dmesg | grep -o 'completion counters through .*' | tail -n 1)"
+fi
 # The test network exists only inside this VM: veth0 <-> veth1.
 run "create veth pair" 30 $IP link add "$NETDEV" type veth peer name veth1
 run "address on $NETDEV" 30 $IP addr add "$IPADDR/24" dev "$NETDEV"

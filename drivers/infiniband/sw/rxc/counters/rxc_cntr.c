@@ -546,6 +546,8 @@ static int rxc_cntr_qp_attach(struct ib_qp *ibqp, struct ib_comp_cntr *cc,
 }
 
 #ifdef RXC_CORE_COMP_CNTR
+#define RXC_CNTR_OBJECT "the core's object"
+
 /* Core has the object: it calls these through ib_device_ops. */
 static const struct ib_device_ops rxc_cntr_dev_ops = {
 	.query_comp_cntr_caps = rxc_query_comp_cntr_caps,
@@ -561,7 +563,10 @@ atomic_t *ib_comp_cntr_usecnt(struct ib_comp_cntr *cc)
 {
 	return &to_rcntr(cc)->usecnt;
 }
+EXPORT_SYMBOL_IF_KUNIT(ib_comp_cntr_usecnt);
 #else
+#define RXC_CNTR_OBJECT "rxc's own object (this core has none)"
+
 static const struct ib_comp_cntr_ops rxc_comp_cntr_ops = {
 	.query_comp_cntr_caps = rxc_query_comp_cntr_caps,
 	.create_comp_cntr = rxc_create_comp_cntr,
@@ -579,8 +584,11 @@ const struct ib_comp_cntr_ops *ib_comp_cntr_device_ops(struct ib_device *ibdev)
 }
 #endif
 
+/* Module load, process context. */
 int rxc_cntr_init(void)
 {
+	/* Which object user space's counters go through, for bug reports. */
+	pr_info("rdma_rxc: completion counters through " RXC_CNTR_OBJECT "\n");
 	rxc_cntr_debugfs_init();
 	return rxc_cntr_client_register();
 }
