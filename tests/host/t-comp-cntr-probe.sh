@@ -11,8 +11,8 @@
 #    some of the callbacks.
 # 2. Kbuild following it: rdma_rxc.ko is built (W=1, warnings fail)
 #    against KDIR as it is, and against a copy of KDIR whose RDMA headers
-#    carry upstream's additions (a stub of what a kernel with core support
-#    has).  The first must link the compat uverbs object, the second must
+#    carry upstream's additions (the header half of kernel-patches/, the
+#    debug kernel's backport of upstream's core object).  The first must link the compat uverbs object, the second must
 #    not and must plug rxc's callbacks into ib_device_ops instead.
 #
 # Prints TAP ("ok - ...", "not ok - ...") and exits non-zero on a failure.
@@ -64,7 +64,7 @@ expect "finds nothing in a tree without headers" "" "$work/none"
 
 # --- 2. Kbuild following the probe -------------------------------------
 # A header tree like KDIR whose RDMA headers have upstream's additions:
-# symlink copies of both halves of Debian's split tree, three files real.
+# symlink copies of both halves of Debian's split tree.
 core=$work/core
 mkdir -p "$core"
 cp -as "$(readlink -f "$srctree")" "$core/common"
@@ -85,63 +85,31 @@ if [ "$srctree" != "$kdir" ]; then
 else
 	kcore=$core/common
 fi
-cmds=$core/common/include/uapi/rdma/ib_user_ioctl_cmds.h
-verbs=$core/common/include/rdma/ib_verbs.h
-for f in "$cmds" "$verbs"; do
-	cp --remove-destination "$(readlink -f "$f")" "$f"
-done
-# uAPI: upstream's IDs, as rxc's compat header spells them (its body).
-{
-	sed '$d' "$(readlink -f "$srctree/include/uapi/rdma/ib_user_ioctl_cmds.h")"
-	sed -n '/^\/\* Object and method IDs/,/^#endif/p' \
-		"$repo/include/uapi/rdma/ib_user_ioctl_comp_cntr.h" | sed '$d'
-	echo '#endif'
-} >"$cmds"
-# Core: the object, its enums and the ib_device_ops callbacks.
-python3 - "$verbs" <<'PY'
+# The headers' half of kernel-patches/, the backport of upstream's core
+# object that the debug kernel carries: the same uAPI and ib_verbs.h
+# additions the patched kernel has, applied to real copies of the files
+# they change (the rest of the tree stays links).
+python3 - "$repo"/kernel-patches/*.patch >"$work/headers.patch" <<'PY'
 import sys
-p = sys.argv[1]
-s = open(p).read()
-types = '''struct ib_comp_cntr_caps {
-	u64 max_value;
-	u32 max_counters;
-	u32 supported_qp_attach_ops;
-};
-
-struct ib_comp_cntr {
-	struct ib_device *device;
-	struct ib_uobject *uobject;
-	atomic_t usecnt;
-	struct rdma_restrack_entry res;
-};
-
-enum ib_comp_cntr_entry { IB_COMP_CNTR_ENTRY_COMP, IB_COMP_CNTR_ENTRY_ERR };
-enum ib_comp_cntr_modify_op { IB_COMP_CNTR_MODIFY_OP_SET, IB_COMP_CNTR_MODIFY_OP_INC };
-
-struct ib_qp_attach_comp_cntr_attr {
-	u32 op_mask;
-};
-
-struct ib_srq {'''
-ops = '''	DECLARE_RDMA_OBJ_SIZE(ib_cq);
-	int (*query_comp_cntr_caps)(struct ib_device *ibdev,
-				    struct ib_comp_cntr_caps *caps,
-				    struct uverbs_attr_bundle *attrs);
-	int (*qp_attach_comp_cntr)(struct ib_qp *qp, struct ib_comp_cntr *cc,
-				   struct ib_qp_attach_comp_cntr_attr *attr);
-	int (*create_comp_cntr)(struct ib_comp_cntr *cc,
-				struct uverbs_attr_bundle *attrs);
-	int (*destroy_comp_cntr)(struct ib_comp_cntr *cc);
-	int (*modify_comp_cntr)(struct ib_comp_cntr *cc, enum ib_comp_cntr_entry entry,
-				enum ib_comp_cntr_modify_op op, u64 value);
-	int (*read_comp_cntr)(struct ib_comp_cntr *cc, enum ib_comp_cntr_entry entry,
-			      u64 *value);
-	DECLARE_RDMA_OBJ_SIZE(ib_comp_cntr);'''
-assert s.count('struct ib_srq {') == 1 and s.count('\tDECLARE_RDMA_OBJ_SIZE(ib_cq);') == 1
-s = s.replace('struct ib_srq {', types, 1).replace('\tDECLARE_RDMA_OBJ_SIZE(ib_cq);', ops, 1)
-open(p, 'w').write(s)
+for p in sys.argv[1:]:
+    keep = False
+    for line in open(p):
+        if line.startswith('diff --git '):
+            keep = line.split()[2].startswith('a/include/')
+        elif line.startswith('-- ') and line.strip() == '--':
+            keep = False
+        if keep:
+            sys.stdout.write(line)
 PY
-expect "finds core support in the stubbed copy of the kernel headers" y "$core/common"
+sed -n 's|^+++ b/||p' "$work/headers.patch" | sort -u | while read -r f; do
+	cp --remove-destination "$(readlink -f "$core/common/$f")" "$core/common/$f"
+done
+if patch -s -p1 -d "$core/common" <"$work/headers.patch"; then
+	ok "kernel-patches/ apply to the headers of $(basename "$srctree")"
+else
+	nok "kernel-patches/ apply to the headers of $(basename "$srctree")"
+fi
+expect "finds core support in the headers with the backport" y "$core/common"
 
 # build NAME KDIR: rdma_rxc.ko from a copy of the sources; W=1, no warnings.
 build() {
