@@ -61,7 +61,9 @@ all_groups=$(sed -n 's/^all_groups="\(.*\)"$/\1/p' "$repo/tests/guest/run-all.sh
 # The debug kernel's sanitizers find what functional tests cannot, on the
 # paths that create, share and free objects: lifetimes, teardown,
 # removal, the counters, the fuzzers' smoke and fault injection (its own
-# config only).  The fast tier runs those there, with smaller loads
+# config only).  Its core carries upstream's counter object
+# (kernel-patches/), so its counter tests run rxc's core path, which the
+# stock kernels cannot.  The fast tier runs those there, with smaller loads
 # (lib.sh by_kernel); --full runs everything.
 #
 # The time CI has is spent by the debug kernel: its build in the
