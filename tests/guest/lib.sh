@@ -172,11 +172,21 @@ dev_link_up() {
 	gid_index_of "$dev" "$addr"
 }
 
-# hw_counter DEV NAME: one port counter from "rdma statistic show link".
-hw_counter() {
-	rdma statistic show link "$1/1" | tr ' ' '\n' |
-		awk -v n="$2" 'prev == n { print; exit } { prev = $0 }'
+# word_after NAME: the word after NAME in the "NAME VALUE ..." lines on
+# stdin, as the rdma tool prints them.
+word_after() {
+	tr ' ' '\n' | awk -v n="$1" 'prev == n { print; exit } { prev = $0 }'
 }
+
+# hw_counter DEV NAME: one port counter from "rdma statistic show link".
+hw_counter() { rdma statistic show link "$1/1" | word_after "$2"; }
+
+# res_count DEV NAME: how many NAME objects "rdma resource show" counts.
+res_count() { rdma resource show "$1" | word_after "$2"; }
+
+# core_comp_cntr: true when the kernel's core has the completion counter
+# object and rxc runs through it (rxc_cntr.c says so when it loads).
+core_comp_cntr() { dmesg | grep -q "completion counters through the core's object"; }
 
 # Traffic on rxc needs its data path (issue 3); until the lead flips the
 # gate, traffic tests on rxc run only with RXC_DATA_PATH=1.

@@ -66,10 +66,8 @@ relink() {	# relink [MODULE PARAMS...]: fresh module and device
 	link_add || return 1
 	wait_for 20 port_active && wait_for 20 gid_index
 }
-stat_of() {	# stat_of NAME: the device's hw counter NAME
-	rdma statistic show link "$DEV/1" | tr ' ' '\n' |
-		awk -v n="$1" 'prev == n { print; exit } { prev = $0 }'
-}
+# stat_of NAME: the device's hw counter NAME
+stat_of() { hw_counter "$DEV" "$1"; }
 
 mountpoint -q /sys/kernel/debug || mount -t debugfs none /sys/kernel/debug
 
@@ -116,6 +114,12 @@ if start_holder; then
 		test "$(($(stat_of comp_cntr_attached) - attached0))" -eq 3
 	check "rdma statistic counts the update" \
 		test "$(($(stat_of comp_cntr_updates) - updates0))" -eq 1
+	# The core's resource tracking (kernel-patches/ 0003) counts them.
+	if core_comp_cntr; then
+		rdma resource show "$DEV"
+		check "rdma resource counts the 3 counters (the core's object)" \
+			test "$(res_count "$DEV" comp_cntr)" = 3
+	fi
 
 	# --- kill -9 -----------------------------------------------------
 	run "kill -9 the holder" 10 kill -9 "$pid"
@@ -126,6 +130,10 @@ if start_holder; then
 		wait_for 30 counters_are "$DEV" 0
 	check "kill -9 destroyed every counter (rdma statistic)" \
 		test "$(($(stat_of comp_cntr_destroyed) - destroyed0))" -eq 3
+	if core_comp_cntr; then
+		check "rdma resource counts no counter after kill -9 (the core's object)" \
+			test "$(res_count "$DEV" comp_cntr)" = 0
+	fi
 else
 	fail "hold_cntrs sets up counters, attachments, NOTIFY and WAIT"
 fi

@@ -26,12 +26,8 @@ listening() {	# listening [NETNS]: is anything bound to UDP/4791?
 		ss -Huln 'sport = :4791' | grep -q .
 	fi
 }
-counter() {	# counter DEV NAME: a port counter's value
-	rdma statistic show link "$1/1" | tr ' ' '\n' |
-		awk -v n="$2" 'prev == n { print; exit } { prev = $0 }'
-}
-counter_is() { [ "$(counter "$1" "$2")" = "$3" ]; }
-counter_above() { [ "$(counter "$1" "$2")" -gt "$3" ]; }
+counter_is() { [ "$(hw_counter "$1" "$2")" = "$3" ]; }
+counter_above() { [ "$(hw_counter "$1" "$2")" -gt "$3" ]; }
 gone() { ! rdma link show "$1/1" >/dev/null 2>&1; }
 
 # Lazy sockets: nothing listens without a device, and the last device
@@ -56,7 +52,7 @@ run "rdma link add $TDEV on $NEAR" 30 rdma link add "$TDEV" type rxc netdev "$NE
 # Each malformed packet is dropped and counted under its own reason.
 inject() {	# inject KIND COUNTER
 	local before
-	before=$(counter "$TDEV" "$2")
+	before=$(hw_counter "$TDEV" "$2")
 	run "inject $1" 30 $IP netns exec peer /usr/bin/python3 \
 		"$here/roce_inject.py" "$FAR_IP" "$NEAR_IP" "$1"
 	check "$1 packet counted as $2" \
@@ -105,7 +101,7 @@ target_stop() {
 }
 if target_start; then
 	read_args=("$qpn" "$rq_psn" "$va" "$rkey" 8)
-	before=$(counter "$TDEV" rcv_wrong_peer)
+	before=$(hw_counter "$TDEV" rcv_wrong_peer)
 	run "inject an ACK from 10.78.0.9" 30 \
 		"${inject_cmd[@]}" 10.78.0.9 "$NEAR_IP" ack "$qpn" "$psn"
 	check "a forged ACK from another address completes nothing" \
@@ -123,13 +119,13 @@ if target_start; then
 	check "the peer's ACK completes the write" \
 		test "$(target_says 'poll 10000')" = status=0
 
-	sent=$(counter "$TDEV" sent_packets)
+	sent=$(hw_counter "$TDEV" sent_packets)
 	run "inject an RDMA READ of the target's region from $FAR_IP" 30 \
 		"${inject_cmd[@]}" "$FAR_IP" "$NEAR_IP" read "${read_args[@]}"
 	check "the target answers it" \
 		wait_for 10 counter_above "$TDEV" sent_packets "$sent"
 	check "and stays in RTS (3)" test "$(target_says state)" = state=3
-	dups=$(counter "$TDEV" rcv_duplicates)
+	dups=$(hw_counter "$TDEV" rcv_duplicates)
 	check "the target deregisters the region" \
 		test "$(target_says dereg)" = dereg=0
 	run "inject the same READ again: a duplicate of a region now gone" 30 \
@@ -166,9 +162,9 @@ fi
 if target_start; then
 	flood=1100	# more than the 1024 packets a QP queues
 	npkts=$(((rlen + 1023) / 1024))
-	sent=$(counter "$TDEV" sent_packets)
-	wrong=$(counter "$TDEV" rcv_wrong_peer)
-	dropped=$(counter "$TDEV" rcv_qp_dropped)
+	sent=$(hw_counter "$TDEV" sent_packets)
+	wrong=$(hw_counter "$TDEV" rcv_wrong_peer)
+	dropped=$(hw_counter "$TDEV" rcv_qp_dropped)
 	run "inject a READ of $rlen bytes from $FAR_IP, then $flood copies from 10.78.0.9" 60 \
 		"${inject_cmd[@]}" "$FAR_IP" "$NEAR_IP" read_flood "$qpn" \
 		"$rq_psn" "$va" "$rkey" "$rlen" 10.78.0.9 "$flood"
