@@ -382,12 +382,17 @@ int query_qp_state(struct ibv_qp *qp)
 	return attr.qp_state;
 }
 
-static uint64_t now_ms(void)
+uint64_t now_us(void)
 {
 	struct timespec ts;
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+	return (uint64_t)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
+}
+
+static uint64_t now_ms(void)
+{
+	return now_us() / 1000;
 }
 
 bool is_rxe(const struct test_env *env)

@@ -167,6 +167,9 @@ bool is_rxe(const struct test_env *env);
 /* Sleeps @ms milliseconds. */
 void sleep_ms(unsigned int ms);
 
+/* The monotonic clock, in microseconds. */
+uint64_t now_us(void);
+
 /* A port counter of the device under test ("rdma statistic"), or -1. */
 long long port_counter(struct test_env *env, const char *name);
 
