@@ -62,8 +62,8 @@ all_groups=$(sed -n 's/^all_groups="\(.*\)"$/\1/p' "$repo/tests/guest/run-all.sh
 # paths that create, share and free objects: lifetimes, teardown,
 # removal, the counters, the fuzzers' smoke and fault injection (its own
 # config only).  Its core carries upstream's counter object
-# (kernel-patches/), so its counter tests run rxc's core path, which the
-# stock kernels cannot.  The fast tier runs those there, with smaller loads
+# (kernel-patches/), so its counter tests, librxc's (t-userspace)
+# included, run rxc's core path, which the stock kernels cannot.  The fast tier runs those there, with smaller loads
 # (lib.sh by_kernel); --full runs everything.
 #
 # The time CI has is spent by the debug kernel: its build in the
@@ -77,7 +77,7 @@ groups_of() {
 	stock/*) echo "$all_groups" ;;
 	stock-6.12/fast) echo "t-device t-verbs t-comp-cntr t-userspace t-tools t-lifecycle t-removal t-net t-netns-move t-interop t-kunit" ;;
 	stock-6.12/full) echo "t-device t-verbs t-comp-cntr t-userspace t-tools t-pyverbs t-lifecycle t-removal t-net t-netns-move t-ucx t-teardown t-interop t-packages t-kunit" ;;
-	debug/fast) echo "t-comp-cntr t-lifecycle t-fuzz-packets t-fuzz-uverbs t-fuzz-rings t-kunit | t-removal t-teardown t-faults" ;;
+	debug/fast) echo "t-comp-cntr t-userspace t-lifecycle t-fuzz-packets t-kunit | t-removal t-teardown t-faults t-fuzz-uverbs t-fuzz-rings" ;;
 	debug/full) echo "$all_groups" ;;
 	esac
 }
