@@ -467,7 +467,10 @@ static int rxc_destroy_comp_cntr(struct ib_comp_cntr *ibcc)
 	struct rxc_cntr *cntr = to_rcntr(ibcc);
 	struct rxc_dev *rxc = cntr->rxc;
 
-	/* A 6.1 core checked this already; upstream's leaves it to us. */
+	/*
+	 * Either core refused an attached counter already, by its own
+	 * count; this is rxc's, which counts the same attachments.
+	 */
 	if (atomic_read(ib_comp_cntr_usecnt(ibcc)))
 		return -EBUSY;
 
