@@ -155,7 +155,10 @@ gid_index_of() {
 # load_driver DRV: modprobe rdma_DRV as one test.  rdma_rxe needs a crc32
 # crypto driver, which nothing autoloads here.
 load_driver() {
-	[ "$1" = rxe ] && { modprobe crc32_generic 2>/dev/null || true; }
+	if [ "$1" = rxe ]; then
+		modprobe crc32_generic 2>/dev/null ||
+			modprobe crc32-pclmul 2>/dev/null || true
+	fi
 	run "modprobe rdma_$1" 60 modprobe "rdma_$1"
 }
 

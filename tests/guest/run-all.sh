@@ -17,11 +17,7 @@ echo "run-all: DEV_TYPE=$DEV_TYPE device $DEV, kernel $(uname -r) (${RXC_KERNEL:
 echo "run-all: $DRV_MOD is $(modinfo -n "$DRV_MOD" 2>&1)"
 before=$(cut -d' ' -f1 /proc/modules | sort)
 
-# rdma_rxe needs a crc32 crypto driver, which nothing autoloads here.
-if [ "$DEV_TYPE" = rxe ]; then
-	modprobe crc32_generic 2>/dev/null || modprobe crc32-pclmul 2>/dev/null || true
-fi
-run "modprobe $DRV_MOD" 60 modprobe "$DRV_MOD"
+load_driver "$DEV_TYPE"
 if [ "$DEV_TYPE" = rxc ]; then
 	echo "run-all: $(dmesg | grep -o 'completion counters through .*' | tail -n 1)"
 fi
