@@ -31,10 +31,12 @@ VDIFF=$repo/build/tests/diff/vdiff
 COMPARE=$repo/tests/diff/compare.py
 KNOWN=$repo/tests/diff/known-rxe.txt
 FIRST=${RXC_DIFF_FIRST:-1}
-SEEDS=${RXC_DIFF_SEEDS:-$(by_kernel 100 20 10)}
+SEEDS=${RXC_DIFF_SEEDS:-$(by_kernel 400 40 20)}
 QUIET=$((50 * SLOW))
-# Programs mostly wait for completions: processes share the seeds.
-JOBS=${RXC_DIFF_JOBS:-2}
+# Programs mostly wait (vdiff sleeps between polls): processes share the
+# seeds.  16 keeps two vCPUs busy without slowing the transport so much
+# that a quiet CQ stops meaning a finished step.
+JOBS=${RXC_DIFF_JOBS:-16}
 OUT=$RESULTS/diff
 # Seeds left different after the comparison that get a minimal program.
 MINIMIZE=3
