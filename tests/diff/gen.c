@@ -267,10 +267,13 @@ static void gen_chain(struct gen *g, unsigned int side)
 void vd_generate(struct vd_prog *p, uint64_t seed)
 {
 	struct gen g = { .s = seed, .p = p };
+	/* Its own stream: the programs of older seeds stay what they were. */
+	uint64_t cntr_stream = seed ^ 0xc0c0c0c0ull;
 	unsigned int target, side;
 
 	memset(p, 0, sizeof(*p));
 	p->seed = seed;
+	p->cntr_bytes = vd_rand(&cntr_stream) & 1;
 	p->qpt = (enum vd_qpt)(chance(&g.s, 50) ? VD_RC :
 			       chance(&g.s, 50) ? VD_UC : VD_UD);
 	p->srq = chance(&g.s, 25);
@@ -315,9 +318,10 @@ void vd_print(const struct vd_prog *p, uint32_t keep, FILE *f)
 					     "modify_qp ERR" };
 	unsigned int i, j;
 
-	fprintf(f, "# seed %llu: %s%s, %u steps\n",
+	fprintf(f, "# seed %llu: %s%s, %u steps, counters of %s\n",
 		(unsigned long long)p->seed, vd_qpt_name(p->qpt),
-		p->srq ? " with SRQs" : "", p->nsteps);
+		p->srq ? " with SRQs" : "", p->nsteps,
+		p->cntr_bytes ? "bytes" : "work requests");
 	for (i = 0; i < p->nsteps; i++) {
 		const struct vd_step *st = &p->step[i];
 

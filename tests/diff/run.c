@@ -15,6 +15,13 @@
  * that failed, and the 40 bytes of a UD receive that hold the GRH (the
  * IPv4 header's identification differs between stacks).
  *
+ * Completion counters, where a side's device has them: six per side, one
+ * for each attach operation, all of the program's type (WRS or BYTES).
+ * What each should hold at the end follows from the trace and the
+ * program (model.c), so every driver prints that model; a driver with
+ * counters also prints what they hold, on a "counted" line, where that
+ * differs.
+ *
  * Flushed receives are listed once, at the end, after both QPs were
  * moved to ERR: librxe posts receives without a system call, so when a
  * driver learns of one posted to a QP in ERR, and flushes it, depends on
@@ -35,6 +42,7 @@
 #include <infiniband/verbs.h>
 
 #include "vdiff.h"
+#include "../verbs/cntr_ioctl.h"
 
 #define CQ_DEPTH	512
 #define WC_MAX		256
@@ -72,11 +80,17 @@ struct side {
 	unsigned char *undef;	/* 1 for a byte the trace leaves out */
 	struct wc_log slog, rlog;
 	struct flush_log flushed;
+	/* Receives posted to the QP (not an SRQ), and completions of them */
+	unsigned int recvs_posted, recvs_done;
+	bool has_cntrs;		/* its device has completion counters */
+	struct cntr cntr[VD_NCLS];
+	bool cntr_made[VD_NCLS];
 };
 
 struct run {
 	const struct vd_prog *p;
 	struct side s[2];
+	struct vd_model model;
 	unsigned int quiet_ms;
 	bool dirty;
 	FILE *out;
@@ -102,6 +116,36 @@ static void fill(unsigned char *buf, uint64_t seed, unsigned int side)
 	}
 }
 
+/*
+ * One counter per attach operation, where the device has them: a device
+ * without (rdma_rxe) fails the capabilities query, and its side's trace
+ * has the model alone.
+ */
+static int side_cntrs(struct run *r, struct side *sd)
+{
+	int type = r->p->cntr_bytes ? RXC_COMP_CNTR_TYPE_BYTES :
+				      RXC_COMP_CNTR_TYPE_WRS;
+	struct caps caps;
+	unsigned int c;
+	int rc;
+
+	if (query_caps(sd->ctx, &caps))
+		return 0;
+	if ((caps.ops & ALL_OPS) != ALL_OPS || caps.max_counters < VD_NCLS)
+		return 0;
+	for (c = 0; c < VD_NCLS; c++) {
+		rc = cntr_create_ex(sd->ctx, &sd->cntr[c], type, NULL, NULL);
+		if (rc)
+			return rc;
+		sd->cntr_made[c] = true;
+		rc = qp_attach(sd->ctx, sd->qp, &sd->cntr[c], 1u << c);
+		if (rc)
+			return rc;
+	}
+	sd->has_cntrs = true;
+	return 0;
+}
+
 static int side_open(struct run *r, struct side *sd, const struct vd_end *e,
 		     unsigned int idx)
 {
@@ -114,7 +158,7 @@ static int side_open(struct run *r, struct side *sd, const struct vd_end *e,
 		.attr = { .max_wr = 64, .max_sge = VD_MAX_SGE },
 	};
 	struct ibv_port_attr pa;
-	int access = IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE |
+	int rc, access = IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE |
 		     IBV_ACCESS_REMOTE_READ | IBV_ACCESS_REMOTE_ATOMIC;
 
 	sd->name = (char)('A' + idx);
@@ -154,6 +198,9 @@ static int side_open(struct run *r, struct side *sd, const struct vd_end *e,
 	sd->qp = ibv_create_qp(sd->pd, &qa);
 	if (!sd->qp)
 		return errno;
+	rc = side_cntrs(r, sd);
+	if (rc)
+		return rc;
 	if (r->p->qpt == VD_RC) {
 		sd->mw = ibv_alloc_mw(sd->pd, IBV_MW_TYPE_2);
 		if (!sd->mw)
@@ -170,12 +217,18 @@ static int side_open(struct run *r, struct side *sd, const struct vd_end *e,
  */
 static void side_close(struct side *sd)
 {
+	unsigned int c;
+
 	if (sd->ah)
 		ibv_destroy_ah(sd->ah);
 	if (sd->mw)
 		ibv_dealloc_mw(sd->mw);
 	if (sd->qp)
 		ibv_destroy_qp(sd->qp);
+	/* Attached counters outlive their QP only. */
+	for (c = 0; c < VD_NCLS; c++)
+		if (sd->cntr_made[c])
+			cntr_destroy(sd->ctx, &sd->cntr[c]);
 	if (sd->srq)
 		ibv_destroy_srq(sd->srq);
 	if (sd->scq)
@@ -520,6 +573,14 @@ static void mark_undefined(struct run *r, struct side *sd,
 		undefined(&r->s[sd == &r->s[0]], w->roff, w->len);
 }
 
+/* A receive's message length: without the GRH in front of a UD one. */
+static uint32_t recv_bytes(const struct run *r, const struct ibv_wc *wc)
+{
+	if (r->p->qpt != VD_UD || wc->byte_len < VD_UD_GRH)
+		return wc->byte_len;
+	return wc->byte_len - VD_UD_GRH;
+}
+
 static void flush_logs(struct run *r)
 {
 	unsigned int i, j;
@@ -528,6 +589,8 @@ static void flush_logs(struct run *r)
 		struct side *sd = &r->s[i], *peer = &r->s[!i];
 
 		for (j = 0; j < sd->slog.n; j++) {
+			vd_model_send(&r->model, r->p, sd->slog.wc[j].wr_id,
+				      sd->slog.wc[j].status);
 			mark_undefined(r, sd, &sd->slog.wc[j], false);
 			print_wc(sd->name, "sq", &sd->slog.wc[j], peer, false,
 				 r->out);
@@ -535,6 +598,9 @@ static void flush_logs(struct run *r)
 		for (j = 0; j < sd->rlog.n; j++) {
 			const struct ibv_wc *wc = &sd->rlog.wc[j];
 
+			vd_model_recv(&r->model, i, wc->status,
+				      recv_bytes(r, wc));
+			sd->recvs_done++;
 			mark_undefined(r, sd, wc, true);
 			if (wc->status == IBV_WC_WR_FLUSH_ERR &&
 			    sd->flushed.n < WC_MAX)
@@ -550,6 +616,63 @@ static void flush_logs(struct run *r)
 	}
 }
 
+/*
+ * Whether @peer's QP can receive (and, being in RTS, send), for UC: the
+ * counter model (model.c) and the wait for placed writes need it.  RC
+ * and UD need not know: it is never asked.
+ */
+static bool peer_up(const struct run *r, const struct side *peer)
+{
+	struct ibv_qp_init_attr init;
+	struct ibv_qp_attr a;
+
+	if (r->p->qpt != VD_UC || ibv_query_qp(peer->qp, &a, IBV_QP_STATE,
+					       &init))
+		return false;
+	return a.qp_state == IBV_QPS_RTR || a.qp_state == IBV_QPS_RTS;
+}
+
+/* The chain's last plain WRITE, if no request behind it needs a receive. */
+static const struct vd_wr *last_plain_write(const struct vd_step *st)
+{
+	unsigned int i = st->n;
+
+	while (i--) {
+		const struct vd_wr *w = &st->wr[i];
+
+		if (w->op == VD_WRITE)
+			return w;
+		if (w->op == VD_SEND || w->op == VD_SEND_IMM ||
+		    w->op == VD_WRITE_IMM)
+			return NULL;
+	}
+	return NULL;
+}
+
+/*
+ * A UC write has no completion at its target, and its requester's comes
+ * when it is sent: before the next step (or the end) changes the peer,
+ * wait until the chain's last plain write is placed.  A QP's packets
+ * arrive in order, so that covers the chain; a write behind which a
+ * request consumes a receive is covered by the wait for that receive.
+ * The source, in the poster's first half, never changes.
+ */
+static void wait_uc_placed(struct run *r, const struct vd_step *st,
+			   bool peer_was_up)
+{
+	struct side *me = &r->s[st->side], *peer = &r->s[!st->side];
+	const struct vd_wr *w = last_plain_write(st);
+	long long start = now_ms();
+
+	if (r->p->qpt != VD_UC || !w || w->bad_key || !w->len ||
+	    !peer_was_up || !peer_up(r, peer) || !peer_up(r, me))
+		return;
+	while (memcmp(peer->buf + w->roff, me->buf + w->loff, w->len) &&
+	       now_ms() - start < STEP_CAP_MS(r->quiet_ms))
+		if (!poll_all(r))
+			nap();
+}
+
 static void step_send(struct run *r, unsigned int idx, const struct vd_step *st)
 {
 	struct ibv_send_wr wr[VD_MAX_CHAIN], *bad = NULL;
@@ -557,6 +680,7 @@ static void step_send(struct run *r, unsigned int idx, const struct vd_step *st)
 	struct side *me = &r->s[st->side], *peer = &r->s[!st->side];
 	unsigned int i, recvs = 0;
 	uint64_t last;
+	bool up;
 	int rc;
 
 	for (i = 0; i < st->n; i++) {
@@ -566,16 +690,23 @@ static void step_send(struct run *r, unsigned int idx, const struct vd_step *st)
 			 st->wr[i].op == VD_SEND_IMM ||
 			 st->wr[i].op == VD_WRITE_IMM;
 	}
+	up = peer_up(r, peer);
 	rc = ibv_post_send(me->qp, wr, &bad);
+	r->model.posted[idx] = rc ? (bad ? (uint8_t)(bad - wr) : 0) : st->n;
 	if (rc) {
 		fprintf(r->out, "  %c post_send: %s at %ld\n", me->name,
 			strerror(rc), bad ? (long)(bad - wr) : -1L);
 		r->dirty = true;
 		settle(r, me, NULL, NULL, 0);
-		return;
+	} else {
+		last = wr_id(idx, st->n - 1u);
+		settle(r, me, &last, peer, recvs);
+		wait_uc_placed(r, st, up);
 	}
-	last = wr_id(idx, st->n - 1u);
-	settle(r, me, &last, peer, recvs);
+	if (up != peer_up(r, peer))
+		r->model.peer[idx] = VD_PEER_CHANGED;
+	else
+		r->model.peer[idx] = up ? VD_PEER_UP : VD_PEER_DOWN;
 }
 
 static void step_recv(struct run *r, unsigned int idx, const struct vd_step *st)
@@ -596,6 +727,9 @@ static void step_recv(struct run *r, unsigned int idx, const struct vd_step *st)
 	}
 	rc = me->srq ? ibv_post_srq_recv(me->srq, wr, &bad) :
 		       ibv_post_recv(me->qp, wr, &bad);
+	if (!me->srq)
+		me->recvs_posted += rc ? (bad ? (unsigned int)(bad - wr) : 0) :
+					 st->n;
 	if (rc) {
 		fprintf(r->out, "  %c post_recv: %s at %ld\n", me->name,
 			strerror(rc), bad ? (long)(bad - wr) : -1L);
@@ -647,10 +781,49 @@ static int cmp_id(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-/* Both QPs to ERR, so that every receive still queued is flushed. */
+/* The model of each side's counters, and where they differ from it. */
+static void print_cntrs(struct run *r)
+{
+	struct vd_tally counted[VD_NCLS];
+	unsigned int i, c;
+
+	vd_model_finish(&r->model, r->p);
+	for (i = 0; i < 2; i++) {
+		struct side *sd = &r->s[i];
+
+		memset(counted, 0, sizeof(counted));
+		for (c = 0; sd->has_cntrs && c < VD_NCLS; c++)
+			if (cntr_read(sd->ctx, &sd->cntr[c], ENTRY_COMP,
+				      &counted[c].comp) ||
+			    cntr_read(sd->ctx, &sd->cntr[c], ENTRY_ERR,
+				      &counted[c].err))
+				counted[c].unknown = true;
+		vd_model_print(&r->model, i, sd->has_cntrs ? counted : NULL,
+			       r->out);
+	}
+}
+
+/* Receives of a QP (not an SRQ) that have not completed yet. */
+static bool recvs_pending(const struct run *r)
+{
+	unsigned int i;
+
+	for (i = 0; i < 2; i++)
+		if (r->s[i].recvs_done + r->s[i].rlog.n < r->s[i].recvs_posted)
+			return true;
+	return false;
+}
+
+/*
+ * Both QPs to ERR, so that every receive still queued is flushed.  The
+ * number of those is known: they are waited for, not only a quiet CQ,
+ * which a loaded guest can keep quiet longer than @quiet_ms before the
+ * flush (and the counters would count what the trace missed).
+ */
 static void finish(struct run *r)
 {
 	struct ibv_qp_attr a = { .qp_state = IBV_QPS_ERR };
+	long long start = now_ms();
 	unsigned int i, j;
 
 	fprintf(r->out, "end\n");
@@ -659,6 +832,10 @@ static void finish(struct run *r)
 			fprintf(r->out, "  %c modify_qp ERR: %s\n",
 				r->s[i].name, strerror(errno));
 	r->dirty = true;
+	while (recvs_pending(r) &&
+	       now_ms() - start < STEP_CAP_MS(r->quiet_ms))
+		if (!poll_all(r))
+			nap();
 	settle(r, &r->s[0], NULL, NULL, 0);
 	flush_logs(r);
 	for (i = 0; i < 2; i++) {
@@ -673,6 +850,7 @@ static void finish(struct run *r)
 				(unsigned long long)(sd->flushed.id[j] & 0xff));
 		fputc('\n', r->out);
 	}
+	print_cntrs(r);
 }
 
 static void print_end(struct run *r)
@@ -710,6 +888,7 @@ int vd_run(const struct vd_prog *p, uint32_t keep, const struct vd_end *a,
 	unsigned int i;
 	int rc;
 
+	vd_model_init(&r.model, p);
 	rc = side_open(&r, &r.s[0], a, 0);
 	if (!rc)
 		rc = side_open(&r, &r.s[1], b, 1);

@@ -80,6 +80,7 @@ struct vd_prog {
 	uint64_t seed;
 	enum vd_qpt qpt;
 	bool srq;
+	bool cntr_bytes;	/* counters count bytes, not work requests */
 	unsigned int nsteps;
 	struct vd_step step[VD_MAX_STEPS];
 };
@@ -90,12 +91,53 @@ struct vd_end {
 	int gid_index;
 };
 
+/* A counter's values, or what the model says they must be. */
+struct vd_tally {
+	uint64_t comp;
+	uint64_t err;
+	bool unknown;		/* the model cannot tell */
+};
+
+/* Counter classes, in the order of the attach operation bits. */
+enum vd_cls {
+	VD_CL_SEND,
+	VD_CL_RECV,
+	VD_CL_READ,
+	VD_CL_RREAD,
+	VD_CL_WRITE,
+	VD_CL_RWRITE,
+	VD_NCLS,
+};
+
+/* Whether a UC peer could receive during a step (see model.c). */
+enum vd_peer { VD_PEER_UP, VD_PEER_DOWN, VD_PEER_CHANGED };
+
+struct vd_model {
+	bool bytes;
+	struct vd_tally t[2][VD_NCLS];
+	uint8_t seen[VD_MAX_STEPS];	/* send requests with a completion */
+	uint8_t posted[VD_MAX_STEPS];	/* send requests the post accepted */
+	enum vd_peer peer[VD_MAX_STEPS];
+};
+
 /* gen.c */
 uint64_t vd_rand(uint64_t *state);
 void vd_generate(struct vd_prog *p, uint64_t seed);
 const char *vd_op_name(enum vd_op op);
 const char *vd_qpt_name(enum vd_qpt qpt);
 void vd_print(const struct vd_prog *p, uint32_t keep, FILE *f);
+
+/* model.c: what the counters must hold; statuses are enum ibv_wc_status */
+void vd_model_init(struct vd_model *m, const struct vd_prog *p);
+void vd_model_send(struct vd_model *m, const struct vd_prog *p,
+		   uint64_t wr_id, int status);
+void vd_model_recv(struct vd_model *m, unsigned int side, int status,
+		   uint32_t bytes);
+/* After the last completion: every request without one succeeded. */
+void vd_model_finish(struct vd_model *m, const struct vd_prog *p);
+/* @counted: the side's counters, NULL when its device has none */
+void vd_model_print(const struct vd_model *m, unsigned int side,
+		    const struct vd_tally *counted, FILE *f);
 
 /* run.c: the trace of @p's steps in @keep (a bit per step) on stdout */
 int vd_run(const struct vd_prog *p, uint32_t keep, const struct vd_end *a,
