@@ -1,0 +1,64 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+#
+# The differential tester's long run (Documentation/rxc.rst, "Differential
+# testing against rdma_rxe"): COUNT programs from seed FIRST, in guests of
+# CHUNK programs each, one after the other, on Debian's 6.1 kernel.  Each
+# chunk is a whole t-diff run (all four placements, the comparisons, the
+# counter checks), so a long run can be stopped between chunks and still
+# says what it covered.
+#
+#   vm/diff-long.sh FIRST COUNT [CHUNK]     (CHUNK default 10000)
+#
+# Results in build/diff-long/SEED (a chunk's guest), and a summary per
+# chunk and in total on stdout.  Environment: RXC_DIFF_JOBS (vdiff's
+# processes per guest, t-diff's default when unset).  Exit status: 0 if
+# every chunk passed.
+set -euo pipefail
+
+here=$(cd "$(dirname "$0")" && pwd)
+repo=$(cd "$here/.." && pwd)
+[ $# -ge 2 ] && [ $# -le 3 ] || { sed -n '10p' "$0" >&2; exit 2; }
+first=$1 count=$2 chunk=${3:-10000}
+out=$repo/build/diff-long
+mkdir -p "$out"
+
+mods=$(bash "$here/build-modules.sh" stock)
+make -s -C "$repo/tests/verbs"
+make -s -C "$repo/tests/diff"
+
+# tally GUEST_LOG: "SAME KNOWN UNEXPLAINED" of rxc-lo against rdma_rxe.
+tally() {
+	sed -n 's/.*rxc-lo agrees with rxe-lo.* \([0-9]*\) same, \([0-9]*\) known differences, \([0-9]*\) unexplained.*/\1 \2 \3/p' "$1" |
+		head -n 1
+}
+
+rc=0 seed=$first end=$((first + count)) programs=0 failed=0
+same=0 known=0 unexplained=0
+while [ "$seed" -lt "$end" ]; do
+	n=$((end - seed < chunk ? end - seed : chunk))
+	r=$out/$seed
+	rm -rf "$r"
+	t0=$(date +%s)
+	# About 0.15 s a program in each of the four placements, doubled.
+	"$here/run-vm.sh" --kernel stock --guest-script "$repo/tests/guest/run-all.sh" \
+		--results "$r" --modules "$mods" --timeout $((600 + n * 12 / 10)) \
+		--env DEV_TYPE=rxc --env "VERBS_DIR=$repo/build/tests/verbs" \
+		--env RXC_GROUPS=t-diff --env "RXC_DIFF_FIRST=$seed" \
+		--env "RXC_DIFF_SEEDS=$n" --env "RXC_DIFF_JOBS=${RXC_DIFF_JOBS:-}" ||
+		rc=1
+	f=$(grep -c '^not ok' "$r/results.tap" 2>/dev/null || true)
+	read -r s k u <<<"$(tally "$r/guest.log" 2>/dev/null || true)"
+	echo "diff-long: seeds $seed..$((seed + n - 1)): ${f:-?} failed;" \
+		"rxc-lo against rdma_rxe ${s:-?} same, ${k:-?} known, ${u:-?} unexplained;" \
+		"$(($(date +%s) - t0)) s"
+	[ "${f:-1}" = 0 ] || rc=1
+	failed=$((failed + ${f:-1}))
+	same=$((same + ${s:-0})) known=$((known + ${k:-0}))
+	unexplained=$((unexplained + ${u:-0}))
+	programs=$((programs + n))
+	seed=$((seed + n))
+done
+echo "diff-long: $programs programs from seed $first: $failed checks failed;" \
+	"rxc-lo against rdma_rxe $same same, $known known, $unexplained unexplained"
+exit "$rc"
