@@ -3,6 +3,8 @@
 
 usage: python3 roce_inject.py SRC_IP DST_IP KIND [QPN PSN [VA RKEY LEN
                                                    [FLOOD_IP COUNT]]]
+       python3 roce_inject.py SRC_IP DST_IP read_then QPN PSN VA RKEY LEN
+                                                   NEXT_PSN COUNT
 
 KIND is one of:
   truncated   a UDP datagram too short to hold a BTH and an ICRC
@@ -15,6 +17,10 @@ KIND is one of:
   read_flood  the same READ, then COUNT copies of it from FLOOD_IP, as
               fast as they go: a flood from a third host while the
               responder is busy with the peer's READ
+  read_then   the same READ, then COUNT copies of an 8-byte READ at
+              NEXT_PSN whose rkey is wrong, from SRC_IP: a peer that
+              resends a request the responder will refuse, queued behind
+              a READ it is busy with
 
 The IP header is built here (raw socket, IP_HDRINCL) because the ICRC
 covers fields the kernel would otherwise choose, such as the IP ID.
@@ -88,6 +94,15 @@ def main():
     args = sys.argv[4:]
     s = socket.socket(socket.AF_INET, socket.SOCK_RAW, socket.IPPROTO_RAW)
     s.setsockopt(socket.IPPROTO_IP, socket.IP_HDRINCL, 1)
+    if kind == 'read_then':
+        nums = [int(a, 0) for a in args[:5]]
+        bad = read(nums[0], int(args[5], 0), nums[2], nums[3] ^ 0x80, 8)
+        first = packet(src, dst, 'read', args[:5])
+        again = with_icrc(ipv4(src, dst, bad + b'\0' * 4)[:-4])
+        s.sendto(first, (dst, 0))
+        for _ in range(int(args[6], 0)):
+            s.sendto(again, (dst, 0))
+        return
     if kind != 'read_flood':
         s.sendto(packet(src, dst, kind, args), (dst, 0))
         return

@@ -181,6 +181,28 @@ if target_start; then
 	target_stop
 fi
 
+# The peer resends a request the target will refuse (a READ whose rkey is
+# wrong), and the copies queue behind a READ of 1 MiB the target is busy
+# answering.  The first copy fails the QP; a QP in ERR executes nothing
+# more, so the others must not be refused again (each would send another
+# NAK and count another error on a completion counter).
+if target_start; then
+	copies=8 len=$((1 << 20))
+	next=$(((rq_psn + len / 1024) & 0xffffff))
+	errors=$(hw_counter "$TDEV" remote_access_errors)
+	run "inject a READ of $len bytes, then $copies READs with a wrong rkey at PSN $next" 60 \
+		"${inject_cmd[@]}" "$FAR_IP" "$NEAR_IP" read_then "$qpn" \
+		"$rq_psn" "$va" "$rkey" "$len" "$next" "$copies"
+	check "the target refuses the first copy" \
+		wait_for 900 counter_above "$TDEV" remote_access_errors "$errors"
+	check "and fails the QP with IBV_EVENT_QP_ACCESS_ERR" \
+		test "$(target_says 'event 10000')" = event=3
+	sleep 2
+	check "a QP in ERR refuses none of the other $copies copies" \
+		test "$(hw_counter "$TDEV" remote_access_errors)" = $((errors + 1))
+	target_stop
+fi
+
 # A taken port: "rdma link add" fails with EADDRINUSE and says where.
 holder=$(mktemp)
 $IP netns exec peer /usr/bin/python3 -c '

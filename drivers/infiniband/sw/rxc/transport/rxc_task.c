@@ -259,6 +259,10 @@ static int rxc_task_comp(struct rxc_qp *qp, int budget)
 /*
  * Responder: requests from the peer.  A read being answered goes first:
  * the requests behind it wait, since their responses must follow its own.
+ * Once a request (or the completer) has moved the QP to ERR, it executes
+ * and answers nothing more (IBA 10.3.1): what is queued is the flush's to
+ * purge, or a copy of the failed request that the peer resent would fail
+ * it again, with another NAK and another counted error.
  */
 static int rxc_task_resp(struct rxc_qp *qp, int budget)
 {
@@ -266,6 +270,8 @@ static int rxc_task_resp(struct rxc_qp *qp, int budget)
 	int n = 0;
 
 	for (;;) {
+		if (rxc_qp_state(qp) == IB_QPS_ERR)
+			break;
 		n += rxc_resp_send_reads(qp, budget - n);
 		if (n >= budget || qp->resp.rd.active)
 			break;
