@@ -9,9 +9,11 @@
       the rest are printed with their seed.  Exits 1 if any is left.
 
   compare.py minimize VDIFF SEED REF_A REF_B CAND_A CAND_B [--quiet MS]
+                      [--gen-opt OPT]
       Re-runs SEED on both sides of the comparison, drops every step whose
       removal keeps the traces different, and prints the smallest program
-      found with both of its traces.
+      found with both of its traces.  OPT is the generator's option the
+      traces were made with (vdiff -w).
 """
 import argparse
 import difflib
@@ -106,23 +108,25 @@ def cmd_compare(args):
     return 1 if unexplained else 0
 
 
-def trace(vdiff, a, b, seed, keep, quiet):
-    out = subprocess.run([vdiff, "run", "-q", str(quiet), "-k",
+def trace(vdiff, opts, a, b, seed, keep, quiet):
+    out = subprocess.run([vdiff, "run", *opts, "-q", str(quiet), "-k",
                           format(keep, "x"), a, b, str(seed)],
                          capture_output=True, text=True, timeout=600)
     return out.stdout.splitlines()
 
 
 def cmd_minimize(args):
+    opts = [args.gen_opt] if args.gen_opt else []
+
     def differs(keep):
-        r = trace(args.vdiff, args.ref_a, args.ref_b, args.seed, keep,
+        r = trace(args.vdiff, opts, args.ref_a, args.ref_b, args.seed, keep,
                   args.quiet)
-        c = trace(args.vdiff, args.cand_a, args.cand_b, args.seed, keep,
-                  args.quiet)
+        c = trace(args.vdiff, opts, args.cand_a, args.cand_b, args.seed,
+                  keep, args.quiet)
         return differences(r, c), r, c
 
     nsteps = int(re.search(r", (\d+) steps",
-                           subprocess.run([args.vdiff, "print",
+                           subprocess.run([args.vdiff, "print", *opts,
                                            str(args.seed)],
                                           capture_output=True, text=True,
                                           check=True).stdout).group(1))
@@ -137,8 +141,8 @@ def cmd_minimize(args):
             keep = trial
     diff, r, c = differs(keep)
     print(f"seed {args.seed}: minimal program (steps {keep:#x}):")
-    sys.stdout.write(subprocess.run([args.vdiff, "print", str(args.seed),
-                                     format(keep, "x")],
+    sys.stdout.write(subprocess.run([args.vdiff, "print", *opts,
+                                     str(args.seed), format(keep, "x")],
                                     capture_output=True, text=True).stdout)
     print("difference (- reference, + candidate):")
     print("\n".join("  " + d for d in diff))
@@ -161,6 +165,7 @@ def main():
     m.add_argument("cand_a")
     m.add_argument("cand_b")
     m.add_argument("--quiet", type=int, default=50)
+    m.add_argument("--gen-opt")
     args = ap.parse_args()
     return cmd_compare(args) if args.cmd == "compare" else cmd_minimize(args)
 

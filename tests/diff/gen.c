@@ -55,7 +55,7 @@ static const char *const op_names[VD_NOPS] = {
 	[VD_WRITE] = "WRITE", [VD_WRITE_IMM] = "WRITE_IMM",
 	[VD_READ] = "READ", [VD_CAS] = "CAS", [VD_FADD] = "FADD",
 	[VD_BIND] = "BIND_MW", [VD_INV] = "LOCAL_INV",
-	[VD_WRITE_MW] = "WRITE_MW",
+	[VD_WRITE_MW] = "WRITE_MW", [VD_ATOMIC_WRITE] = "ATOMIC_WRITE",
 };
 
 const char *vd_op_name(enum vd_op op)
@@ -78,6 +78,12 @@ static bool is_atomic(enum vd_op op)
 	return op == VD_CAS || op == VD_FADD;
 }
 
+/* Eight bytes at an aligned address: the atomics and ATOMIC_WRITE. */
+static bool is_word(enum vd_op op)
+{
+	return is_atomic(op) || op == VD_ATOMIC_WRITE;
+}
+
 static bool is_local(enum vd_op op)
 {
 	return op == VD_BIND || op == VD_INV;
@@ -86,9 +92,11 @@ static bool is_local(enum vd_op op)
 /* The operations a QP type allows, in a table the picker indexes. */
 static enum vd_op pick_op(struct gen *g)
 {
+	/* ATOMIC_WRITE last: without it, the others keep their picks. */
 	static const enum vd_op rc[] = {
 		VD_SEND, VD_SEND_IMM, VD_WRITE, VD_WRITE_IMM, VD_READ,
 		VD_CAS, VD_FADD, VD_BIND, VD_INV, VD_WRITE_MW,
+		VD_ATOMIC_WRITE,
 	};
 	static const enum vd_op uc[] = {
 		VD_SEND, VD_SEND_IMM, VD_WRITE, VD_WRITE_IMM,
@@ -97,7 +105,7 @@ static enum vd_op pick_op(struct gen *g)
 
 	switch (g->p->qpt) {
 	case VD_RC:
-		return rc[pick(&g->s, ARRAY_SIZE(rc))];
+		return rc[pick(&g->s, ARRAY_SIZE(rc) - !g->p->atomic_write)];
 	case VD_UC:
 		return uc[pick(&g->s, ARRAY_SIZE(uc))];
 	default:
@@ -111,7 +119,7 @@ static uint32_t pick_len(struct gen *g, enum vd_op op)
 	static const uint32_t ud[] = { 0, 1, 8, 60, 256, 1000 };
 	static const uint32_t rdma[] = { 0, 1, 8, 64, 1000, 4096, 10000 };
 
-	if (is_atomic(op))
+	if (is_word(op))
 		return 8;
 	if (g->p->qpt == VD_UD)
 		return ud[pick(&g->s, ARRAY_SIZE(ud))];
@@ -134,7 +142,7 @@ static bool make_wr(struct gen *g, unsigned int side, struct vd_wr *wr,
 		    enum vd_op op)
 {
 	struct side_model *me = &g->side[side], *peer = &g->side[!side];
-	uint32_t align = is_atomic(op) ? 8 : 1;
+	uint32_t align = is_word(op) ? 8 : 1;
 
 	memset(wr, 0, sizeof(*wr));
 	wr->op = op;
@@ -142,6 +150,9 @@ static bool make_wr(struct gen *g, unsigned int side, struct vd_wr *wr,
 	wr->nsge = wr->len ? 1 + pick(&g->s, VD_MAX_SGE) : 0;
 	if (wr->nsge > wr->len)
 		wr->nsge = wr->len;
+	/* ATOMIC_WRITE carries its value in the request, from @loff. */
+	if (op == VD_ATOMIC_WRITE)
+		wr->nsge = 0;
 	wr->signaled = chance(&g->s, 50);
 	wr->imm = (uint32_t)vd_rand(&g->s);
 	wr->cmp = vd_rand(&g->s) % 4;	/* small: CAS sometimes matches */
@@ -264,7 +275,7 @@ static void gen_chain(struct gen *g, unsigned int side)
 	st->n = (uint8_t)k;
 }
 
-void vd_generate(struct vd_prog *p, uint64_t seed)
+void vd_generate(struct vd_prog *p, uint64_t seed, unsigned int gen_flags)
 {
 	struct gen g = { .s = seed, .p = p };
 	/* Its own stream: the programs of older seeds stay what they were. */
@@ -274,8 +285,12 @@ void vd_generate(struct vd_prog *p, uint64_t seed)
 	memset(p, 0, sizeof(*p));
 	p->seed = seed;
 	p->cntr_bytes = vd_rand(&cntr_stream) & 1;
+	p->atomic_write = gen_flags & VD_GEN_ATOMIC_WRITE;
 	p->qpt = (enum vd_qpt)(chance(&g.s, 50) ? VD_RC :
 			       chance(&g.s, 50) ? VD_UC : VD_UD);
+	/* Only RC has ATOMIC_WRITE: a program that may use it is RC. */
+	if (p->atomic_write)
+		p->qpt = VD_RC;
 	p->srq = chance(&g.s, 25);
 	target = 4 + pick(&g.s, VD_MAX_STEPS - 4);
 	while (p->nsteps < target) {
@@ -318,10 +333,11 @@ void vd_print(const struct vd_prog *p, uint32_t keep, FILE *f)
 					     "modify_qp ERR" };
 	unsigned int i, j;
 
-	fprintf(f, "# seed %llu: %s%s, %u steps, counters of %s\n",
+	fprintf(f, "# seed %llu: %s%s, %u steps, counters of %s%s\n",
 		(unsigned long long)p->seed, vd_qpt_name(p->qpt),
 		p->srq ? " with SRQs" : "", p->nsteps,
-		p->cntr_bytes ? "bytes" : "work requests");
+		p->cntr_bytes ? "bytes" : "work requests",
+		p->atomic_write ? ", ATOMIC_WRITE allowed" : "");
 	for (i = 0; i < p->nsteps; i++) {
 		const struct vd_step *st = &p->step[i];
 

@@ -2,12 +2,15 @@
 /*
  * vdiff: random verbs programs for differential testing.
  *
- *   vdiff print SEED [KEEP]
+ *   vdiff print [-w] SEED [KEEP]
  *	the program of SEED, limited to the steps in the hex mask KEEP
- *   vdiff run [-q MS] [-k KEEP] [-j JOBS] DEV_A[:GID] DEV_B[:GID] SEED [COUNT]
+ *   vdiff run [-w] [-q MS] [-k KEEP] [-j JOBS] DEV_A[:GID] DEV_B[:GID] SEED [COUNT]
  *	run COUNT programs from SEED between a QP on DEV_A and one on
  *	DEV_B (the same device for loopback), and print their traces in
  *	seed order; JOBS processes run a share of the seeds each
+ *
+ * -w makes RC programs whose chains may hold ATOMIC_WRITE, posted with
+ * ibv_wr_*() (VD_GEN_ATOMIC_WRITE): rdma_rxe has it from 6.2.
  *
  * GID is the GID index each side's traffic uses (default 1, the IPv4
  * address).  MS is how long a CQ must stay quiet once errors are about
@@ -25,8 +28,8 @@
 static void usage(void)
 {
 	fprintf(stderr,
-		"usage: vdiff print SEED [KEEP]\n"
-		"       vdiff run [-q MS] [-k KEEP] [-j JOBS] DEV_A[:GID] DEV_B[:GID] SEED [COUNT]\n");
+		"usage: vdiff print [-w] SEED [KEEP]\n"
+		"       vdiff run [-w] [-q MS] [-k KEEP] [-j JOBS] DEV_A[:GID] DEV_B[:GID] SEED [COUNT]\n");
 	exit(2);
 }
 
@@ -56,6 +59,7 @@ struct batch {
 	struct vd_end a, b;
 	unsigned int quiet;
 	uint32_t keep;
+	unsigned int gen_flags;
 };
 
 /* Programs @first .. @first + @count - 1, traces to @out; 0 if all ran. */
@@ -67,7 +71,7 @@ static int run_seeds(const struct batch *bt, unsigned long long first,
 	int rc = 0;
 
 	for (i = 0; i < count; i++) {
-		vd_generate(&p, first + i);
+		vd_generate(&p, first + i, bt->gen_flags);
 		if (vd_run(&p, bt->keep, &bt->a, &bt->b, bt->quiet, out))
 			rc = 1;
 		fflush(out);
@@ -128,8 +132,10 @@ static int cmd_run(int argc, char **argv)
 	unsigned int jobs = 1;
 	int opt;
 
-	while ((opt = getopt(argc, argv, "q:k:j:")) != -1) {
-		if (opt == 'q')
+	while ((opt = getopt(argc, argv, "wq:k:j:")) != -1) {
+		if (opt == 'w')
+			bt.gen_flags |= VD_GEN_ATOMIC_WRITE;
+		else if (opt == 'q')
 			bt.quiet = (unsigned int)number(optarg, 10);
 		else if (opt == 'k')
 			bt.keep = (uint32_t)number(optarg, 16);
@@ -152,16 +158,29 @@ static int cmd_run(int argc, char **argv)
 	return run_jobs(&bt, seed, count, jobs);
 }
 
+static int cmd_print(int argc, char **argv)
+{
+	unsigned int gen_flags = 0;
+	struct vd_prog p;
+	int opt;
+
+	while ((opt = getopt(argc, argv, "w")) != -1) {
+		if (opt != 'w')
+			usage();
+		gen_flags |= VD_GEN_ATOMIC_WRITE;
+	}
+	if (argc - optind < 1 || argc - optind > 2)
+		usage();
+	vd_generate(&p, number(argv[optind], 10), gen_flags);
+	vd_print(&p, argc - optind == 2 ?
+		 (uint32_t)number(argv[optind + 1], 16) : ~0u, stdout);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
-	struct vd_prog p;
-
-	if (argc >= 3 && !strcmp(argv[1], "print")) {
-		vd_generate(&p, number(argv[2], 10));
-		vd_print(&p, argc > 3 ? (uint32_t)number(argv[3], 16) : ~0u,
-			 stdout);
-		return 0;
-	}
+	if (argc >= 2 && !strcmp(argv[1], "print"))
+		return cmd_print(argc - 1, argv + 1);
 	if (argc >= 2 && !strcmp(argv[1], "run"))
 		return cmd_run(argc - 1, argv + 1);
 	usage();

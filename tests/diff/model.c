@@ -8,8 +8,9 @@
  * - every work request that leaves a queue counts once, signaled or not,
  *   flushed or not: a success adds 1 (WRS) or its bytes (BYTES) to the
  *   completion value, an error adds 1 to the error value;
- * - SEND counts sends, RECV every consumed receive, RDMA_WRITE writes,
- *   RDMA_READ reads and atomics; binds and invalidations count nowhere;
+ * - SEND counts sends, RECV every consumed receive, RDMA_WRITE writes
+ *   and ATOMIC_WRITE, RDMA_READ reads and atomics; binds and
+ *   invalidations count nowhere;
  * - the responder counts REMOTE_RDMA_WRITE for writes and atomics,
  *   REMOTE_RDMA_READ for reads: a success once placed or answered, an
  *   error when it refused the request with a NAK.
@@ -46,6 +47,7 @@ static enum vd_cls local_cls(enum vd_op op)
 	case VD_WRITE:
 	case VD_WRITE_IMM:
 	case VD_WRITE_MW:
+	case VD_ATOMIC_WRITE:
 		return VD_CL_WRITE;
 	case VD_READ:
 	case VD_CAS:

@@ -69,6 +69,7 @@ struct side {
 	struct ibv_cq *scq, *rcq;
 	struct ibv_srq *srq;
 	struct ibv_qp *qp;
+	struct ibv_qp_ex *qpx;	/* RC with ATOMIC_WRITE: posts go through it */
 	struct ibv_mr *mr;
 	struct ibv_mw *mw;
 	struct ibv_ah *ah;
@@ -146,6 +147,43 @@ static int side_cntrs(struct run *r, struct side *sd)
 	return 0;
 }
 
+static bool uses_qp_ex(const struct vd_prog *p)
+{
+	return p->atomic_write && p->qpt == VD_RC;
+}
+
+/* Every RC operation a program of VD_GEN_ATOMIC_WRITE may post. */
+#define VD_EX_OPS	(IBV_QP_EX_WITH_SEND | IBV_QP_EX_WITH_SEND_WITH_IMM | \
+			 IBV_QP_EX_WITH_RDMA_WRITE |			\
+			 IBV_QP_EX_WITH_RDMA_WRITE_WITH_IMM |		\
+			 IBV_QP_EX_WITH_RDMA_READ |			\
+			 IBV_QP_EX_WITH_ATOMIC_CMP_AND_SWP |		\
+			 IBV_QP_EX_WITH_ATOMIC_FETCH_AND_ADD |		\
+			 IBV_QP_EX_WITH_BIND_MW | IBV_QP_EX_WITH_LOCAL_INV | \
+			 IBV_QP_EX_WITH_ATOMIC_WRITE)
+
+/* An extended QP where the program posts through one, else a plain one. */
+static struct ibv_qp *create_qp(struct run *r, struct side *sd,
+				struct ibv_qp_init_attr *qa)
+{
+	struct ibv_qp_init_attr_ex ex = {
+		.qp_context = qa->qp_context, .send_cq = qa->send_cq,
+		.recv_cq = qa->recv_cq, .srq = qa->srq, .cap = qa->cap,
+		.qp_type = qa->qp_type, .sq_sig_all = qa->sq_sig_all,
+		.comp_mask = IBV_QP_INIT_ATTR_PD |
+			     IBV_QP_INIT_ATTR_SEND_OPS_FLAGS,
+		.pd = sd->pd, .send_ops_flags = VD_EX_OPS,
+	};
+	struct ibv_qp *qp;
+
+	if (!uses_qp_ex(r->p))
+		return ibv_create_qp(sd->pd, qa);
+	qp = ibv_create_qp_ex(sd->ctx, &ex);
+	if (qp)
+		sd->qpx = ibv_qp_to_qp_ex(qp);
+	return qp;
+}
+
 static int side_open(struct run *r, struct side *sd, const struct vd_end *e,
 		     unsigned int idx)
 {
@@ -195,7 +233,7 @@ static int side_open(struct run *r, struct side *sd, const struct vd_end *e,
 	qa.srq = sd->srq;
 	qa.qp_type = r->p->qpt == VD_RC ? IBV_QPT_RC :
 		     r->p->qpt == VD_UC ? IBV_QPT_UC : IBV_QPT_UD;
-	sd->qp = ibv_create_qp(sd->pd, &qa);
+	sd->qp = create_qp(r, sd, &qa);
 	if (!sd->qp)
 		return errno;
 	rc = side_cntrs(r, sd);
@@ -343,14 +381,22 @@ static uint64_t wr_id(unsigned int step, unsigned int i)
 	return (uint64_t)step << 8 | i;
 }
 
+/* The peer's address and key that @w names. */
+static uint64_t remote_of(const struct side *peer, const struct vd_wr *w,
+			  uint32_t *rkey)
+{
+	*rkey = w->op == VD_WRITE_MW ? peer->mw_rkey : peer->mr->rkey;
+	if (w->bad_key)
+		*rkey ^= BAD_KEY_XOR;
+	return (uintptr_t)peer->buf + w->roff;
+}
+
 static void fill_remote(struct side *me, struct side *peer,
 			const struct vd_wr *w, struct ibv_send_wr *wr)
 {
-	uint64_t raddr = (uintptr_t)peer->buf + w->roff;
-	uint32_t rkey = w->op == VD_WRITE_MW ? peer->mw_rkey : peer->mr->rkey;
+	uint32_t rkey;
+	uint64_t raddr = remote_of(peer, w, &rkey);
 
-	if (w->bad_key)
-		rkey ^= BAD_KEY_XOR;
 	if (w->op == VD_CAS || w->op == VD_FADD) {
 		wr->wr.atomic.remote_addr = raddr;
 		wr->wr.atomic.rkey = rkey;
@@ -364,6 +410,22 @@ static void fill_remote(struct side *me, struct side *peer,
 		wr->wr.rdma.remote_addr = raddr;
 		wr->wr.rdma.rkey = rkey;
 	}
+}
+
+/*
+ * A bind of @me's window over its second half: the key it gives the
+ * window, and @bi.  librxe names the window by mw->rkey, which a bind
+ * posted here does not update: the next bind must name the new key.
+ */
+static uint32_t bind_key(struct side *me, struct ibv_mw_bind_info *bi)
+{
+	me->mw->rkey = me->mw_rkey;
+	me->mw_rkey = ibv_inc_rkey(me->mw_rkey);
+	bi->mr = me->mr;
+	bi->addr = (uintptr_t)me->buf + VD_HALF;
+	bi->length = VD_HALF;
+	bi->mw_access_flags = IBV_ACCESS_REMOTE_WRITE;
+	return me->mw_rkey;
 }
 
 static void fill_send(struct side *me, struct side *peer, unsigned int step,
@@ -390,18 +452,8 @@ static void fill_send(struct side *me, struct side *peer, unsigned int step,
 	if (w->op == VD_SEND_IMM || w->op == VD_WRITE_IMM)
 		wr->imm_data = htonl(w->imm);
 	if (w->op == VD_BIND) {
-		/*
-		 * librxe names the window by mw->rkey, which a bind posted
-		 * here does not update: the next bind must name the new key.
-		 */
-		me->mw->rkey = me->mw_rkey;
-		me->mw_rkey = ibv_inc_rkey(me->mw_rkey);
 		wr->bind_mw.mw = me->mw;
-		wr->bind_mw.rkey = me->mw_rkey;
-		wr->bind_mw.bind_info.mr = me->mr;
-		wr->bind_mw.bind_info.addr = (uintptr_t)me->buf + VD_HALF;
-		wr->bind_mw.bind_info.length = VD_HALF;
-		wr->bind_mw.bind_info.mw_access_flags = IBV_ACCESS_REMOTE_WRITE;
+		wr->bind_mw.rkey = bind_key(me, &wr->bind_mw.bind_info);
 		return;
 	}
 	if (w->op == VD_INV) {
@@ -569,7 +621,7 @@ static void mark_undefined(struct run *r, struct side *sd,
 	if (w->op == VD_READ || w->op == VD_CAS || w->op == VD_FADD)
 		undefined(sd, w->loff, w->len);
 	else if (w->op == VD_WRITE || w->op == VD_WRITE_IMM ||
-		 w->op == VD_WRITE_MW)
+		 w->op == VD_WRITE_MW || w->op == VD_ATOMIC_WRITE)
 		undefined(&r->s[sd == &r->s[0]], w->roff, w->len);
 }
 
@@ -673,29 +725,131 @@ static void wait_uc_placed(struct run *r, const struct vd_step *st,
 			nap();
 }
 
-static void step_send(struct run *r, unsigned int idx, const struct vd_step *st)
+/*
+ * @w's local data through the extended QP: a list of SGEs, or inline.
+ * Inline data goes as one buffer (its SGEs are contiguous anyway):
+ * librxe 44's wr_set_inline_data_list() never adds up the length, so a
+ * list posts an empty message (fixed in rdma-core 64, 1e8ed0aff).
+ */
+static void wr_set_data(struct side *me, const struct vd_wr *w)
+{
+	struct ibv_sge sge[VD_MAX_SGE];
+	int n;
+
+	if (w->inl) {
+		ibv_wr_set_inline_data(me->qpx, me->buf + w->loff, w->len);
+		return;
+	}
+	n = make_sges(me, sge, w->loff, w->len, w->nsge);
+	ibv_wr_set_sge_list(me->qpx, (size_t)n, sge);
+}
+
+/* One request of a chain through the extended QP (ibv_wr_*()). */
+static void wr_post_one(struct side *me, struct side *peer, uint64_t id,
+			const struct vd_wr *w)
+{
+	struct ibv_qp_ex *qx = me->qpx;
+	struct ibv_mw_bind_info bi;
+	uint32_t rkey;
+	uint64_t raddr = remote_of(peer, w, &rkey);
+
+	qx->wr_id = id;
+	/* librxe's kernel ABI marks inline data by the flag alone. */
+	qx->wr_flags = (w->signaled ? IBV_SEND_SIGNALED : 0) |
+		       (w->inl ? IBV_SEND_INLINE : 0);
+	switch (w->op) {
+	case VD_BIND:
+		ibv_wr_bind_mw(qx, me->mw, bind_key(me, &bi), &bi);
+		return;
+	case VD_INV:
+		ibv_wr_local_inv(qx, me->mw_rkey);
+		return;
+	case VD_ATOMIC_WRITE:
+		ibv_wr_atomic_write(qx, rkey, raddr, me->buf + w->loff);
+		return;
+	case VD_SEND:
+		ibv_wr_send(qx);
+		break;
+	case VD_SEND_IMM:
+		ibv_wr_send_imm(qx, htonl(w->imm));
+		break;
+	case VD_WRITE_IMM:
+		ibv_wr_rdma_write_imm(qx, rkey, raddr, htonl(w->imm));
+		break;
+	case VD_READ:
+		ibv_wr_rdma_read(qx, rkey, raddr);
+		break;
+	case VD_CAS:
+		ibv_wr_atomic_cmp_swp(qx, rkey, raddr, w->cmp, w->add);
+		break;
+	case VD_FADD:
+		ibv_wr_atomic_fetch_add(qx, rkey, raddr, w->add);
+		break;
+	default:
+		ibv_wr_rdma_write(qx, rkey, raddr);
+		break;
+	}
+	wr_set_data(me, w);
+}
+
+/*
+ * Post @st's chain through the extended QP, as one doorbell.  A failed
+ * ibv_wr_complete() posts none of it.
+ */
+static int post_chain_ex(struct side *me, struct side *peer,
+			 unsigned int idx, const struct vd_step *st)
+{
+	unsigned int i;
+
+	ibv_wr_start(me->qpx);
+	for (i = 0; i < st->n; i++)
+		wr_post_one(me, peer, wr_id(idx, i), &st->wr[i]);
+	return ibv_wr_complete(me->qpx);
+}
+
+/*
+ * Post @st's chain with ibv_post_send(), as one doorbell.  *@at: where a
+ * failed post stopped (the requests before it were posted), or -1.
+ */
+static int post_chain(struct side *me, struct side *peer, unsigned int idx,
+		      const struct vd_step *st, long *at)
 {
 	struct ibv_send_wr wr[VD_MAX_CHAIN], *bad = NULL;
 	struct ibv_sge sge[VD_MAX_CHAIN][VD_MAX_SGE];
-	struct side *me = &r->s[st->side], *peer = &r->s[!st->side];
-	unsigned int i, recvs = 0;
-	uint64_t last;
-	bool up;
+	unsigned int i;
 	int rc;
 
 	for (i = 0; i < st->n; i++) {
 		fill_send(me, peer, idx, i, &st->wr[i], &wr[i], sge[i]);
 		wr[i].next = i + 1 < st->n ? &wr[i + 1] : NULL;
+	}
+	rc = ibv_post_send(me->qp, wr, &bad);
+	*at = rc && bad ? (long)(bad - wr) : -1L;
+	return rc;
+}
+
+static void step_send(struct run *r, unsigned int idx, const struct vd_step *st)
+{
+	struct side *me = &r->s[st->side], *peer = &r->s[!st->side];
+	unsigned int i, recvs = 0;
+	uint64_t last;
+	long at = -1;
+	bool up;
+	int rc;
+
+	for (i = 0; i < st->n; i++)
 		recvs += st->wr[i].op == VD_SEND ||
 			 st->wr[i].op == VD_SEND_IMM ||
 			 st->wr[i].op == VD_WRITE_IMM;
-	}
 	up = peer_up(r, peer);
-	rc = ibv_post_send(me->qp, wr, &bad);
-	r->model.posted[idx] = rc ? (bad ? (uint8_t)(bad - wr) : 0) : st->n;
+	if (me->qpx)
+		rc = post_chain_ex(me, peer, idx, st);
+	else
+		rc = post_chain(me, peer, idx, st, &at);
+	r->model.posted[idx] = rc ? (uint8_t)(at < 0 ? 0 : at) : st->n;
 	if (rc) {
 		fprintf(r->out, "  %c post_send: %s at %ld\n", me->name,
-			strerror(rc), bad ? (long)(bad - wr) : -1L);
+			strerror(rc), at);
 		r->dirty = true;
 		settle(r, me, NULL, NULL, 0);
 	} else {

@@ -46,6 +46,7 @@ enum vd_op {
 	VD_BIND,	/* bind the side's type 2 window over its second half */
 	VD_INV,		/* LOCAL_INV of that window */
 	VD_WRITE_MW,	/* a WRITE through the peer's window */
+	VD_ATOMIC_WRITE,	/* only in programs made with VD_GEN_ATOMIC_WRITE */
 	VD_NOPS,
 };
 
@@ -81,6 +82,11 @@ struct vd_prog {
 	enum vd_qpt qpt;
 	bool srq;
 	bool cntr_bytes;	/* counters count bytes, not work requests */
+	/*
+	 * An RC program whose chains may hold ATOMIC_WRITE, posted with
+	 * ibv_wr_*().
+	 */
+	bool atomic_write;
 	unsigned int nsteps;
 	struct vd_step step[VD_MAX_STEPS];
 };
@@ -121,8 +127,15 @@ struct vd_model {
 };
 
 /* gen.c */
+/*
+ * Options of the generator: a program is a function of its seed and
+ * these.  ATOMIC_WRITE needs a kernel from 6.2 for rdma_rxe, and librxe
+ * posts it only through the extended QP (ibv_wr_atomic_write()).
+ */
+#define VD_GEN_ATOMIC_WRITE	0x1u
+
 uint64_t vd_rand(uint64_t *state);
-void vd_generate(struct vd_prog *p, uint64_t seed);
+void vd_generate(struct vd_prog *p, uint64_t seed, unsigned int gen_flags);
 const char *vd_op_name(enum vd_op op);
 const char *vd_qpt_name(enum vd_qpt qpt);
 void vd_print(const struct vd_prog *p, uint32_t keep, FILE *f);

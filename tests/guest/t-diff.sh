@@ -16,7 +16,9 @@
 # reference serves all three.  A difference that tests/diff/known-rxe.txt
 # explains (a documented rdma_rxe bug or limit) passes; any other fails
 # and is printed with its seed and a minimal program.  rxc-ns must also
-# agree with rxc-lo exactly: no known list excuses rxc from itself.
+# agree with rxc-lo exactly: no known list excuses rxc from itself.  So
+# must rxc-ns-aw with rxc-lo-aw, programs that may hold ATOMIC_WRITE, and
+# every rxc run's counters with what its completions say they hold.
 #
 # RXC_DIFF_SEEDS programs from RXC_DIFF_FIRST, RXC_DIFF_JOBS processes at
 # a time: a smoke in CI; the long run is documented in
@@ -90,18 +92,23 @@ for dev_addr in "rxe8 10.81.0.1" "rxc9 10.81.0.2" "rxc10 10.82.0.1" "rxc11 10.82
 	END[$dev]=$dev:$(gid_index_of "$dev" "$addr" || echo 1)
 done
 
-# The four runs: NAME SIDE-A SIDE-B.
+# The runs: NAME SIDE-A SIDE-B [GENERATOR-OPTION].  The last two make
+# programs with ATOMIC_WRITE (vdiff -w), which 6.1's rdma_rxe lacks: they
+# compare rxc across namespaces with rxc's loopback, and the counters
+# with their model.
 MODES=(
 	"rxe-lo ${END[rxe8]} ${END[rxe8]}"
 	"rxc-lo ${END[rxc9]} ${END[rxc9]}"
 	"rxc-ns ${END[rxc10]} ${END[rxc11]}"
 	"mixed ${END[rxe8]} ${END[rxc9]}"
+	"rxc-lo-aw ${END[rxc9]} ${END[rxc9]} -w"
+	"rxc-ns-aw ${END[rxc10]} ${END[rxc11]} -w"
 )
 for m in "${MODES[@]}"; do
-	read -r name a b <<<"$m"
+	read -r name a b opt <<<"$m"
 	t0=$(date +%s)
 	run "$name: $SEEDS programs from seed $FIRST" $((60 + SEEDS * 10 * SLOW)) \
-		sh -c "'$VDIFF' run -q $QUIET -j $JOBS '$a' '$b' $FIRST $SEEDS >'$OUT/$name.trace'"
+		sh -c "'$VDIFF' run $opt -q $QUIET -j $JOBS '$a' '$b' $FIRST $SEEDS >'$OUT/$name.trace'"
 	echo "# $name: $SEEDS programs in $(($(date +%s) - t0)) s"
 	check "$name: every program set up" \
 		sh -c "! grep -q '^setup:' '$OUT/$name.trace'"
@@ -110,9 +117,9 @@ done
 # agree REF CAND [KNOWN]: CAND's traces against REF's, minimal programs
 # for the first seeds that differ unexplained.
 agree() {
-	local ref=$1 cand=$2 known=${3:-} cmp=$OUT/$2-vs-$1.cmp ra rb a b seed
-	read -r _ ra rb <<<"$(printf '%s\n' "${MODES[@]}" | grep "^$ref ")"
-	read -r _ a b <<<"$(printf '%s\n' "${MODES[@]}" | grep "^$cand ")"
+	local ref=$1 cand=$2 known=${3:-} cmp=$OUT/$2-vs-$1.cmp ra rb a b opt seed
+	read -r _ ra rb _ <<<"$(printf '%s\n' "${MODES[@]}" | grep "^$ref ")"
+	read -r _ a b opt <<<"$(printf '%s\n' "${MODES[@]}" | grep "^$cand ")"
 	if python3 "$COMPARE" compare "$OUT/$ref.trace" "$OUT/$cand.trace" \
 		${known:+--known "$known"} >"$cmp" 2>&1; then
 		pass "$cand agrees with $ref ($(tail -n 1 "$cmp"))"
@@ -123,11 +130,12 @@ agree() {
 	for seed in $(sed -n 's/^seed \([0-9]*\) differs:$/\1/p' "$cmp" |
 			head -n "$MINIMIZE"); do
 		timeout -k 5 $((600 * SLOW)) python3 "$COMPARE" minimize --quiet "$QUIET" \
-			"$VDIFF" "$seed" "$ra" "$rb" "$a" "$b" || true
+			${opt:+"--gen-opt=$opt"} "$VDIFF" "$seed" "$ra" "$rb" "$a" "$b" || true
 	done
 }
 for name in rxc-lo rxc-ns mixed; do agree rxe-lo "$name" "$KNOWN"; done
 agree rxc-lo rxc-ns
+agree rxc-lo-aw rxc-ns-aw
 
 # Each rxc side's six counters against what its completions say they must
 # hold (tests/diff/model.c): vdiff prints a "counted" line where they
@@ -140,7 +148,7 @@ model_misses() {
 	     /^  cntr . counted/ { if (n++ < 20) print "seed " s ": " m " /" $0 }
 	     END { exit n > 0 }' "$1"
 }
-for name in rxc-lo rxc-ns mixed; do
+for name in rxc-lo rxc-ns mixed rxc-lo-aw rxc-ns-aw; do
 	check "$name: counters hold what the completions say" \
 		model_misses "$OUT/$name.trace"
 done
