@@ -538,8 +538,8 @@ static void nap(void)
 
 /*
  * Wait for @want (if any) on @sd's send CQ and for @recvs receive
- * completions on @peer (at most @quiet_ms for those), then, once the run
- * is dirty, for @quiet_ms without a completion.
+ * completions on @peer (at most @quiet_ms for those once the run is
+ * dirty), then, once it is dirty, for @quiet_ms without a completion.
  */
 static void settle(struct run *r, struct side *sd, const uint64_t *want,
 		   struct side *peer, unsigned int recvs)
@@ -553,17 +553,23 @@ static void settle(struct run *r, struct side *sd, const uint64_t *want,
 			last = t;
 		else
 			nap();
+		if (!r->dirty)
+			r->dirty = logs_have_errors(r);
 		if (t - start > STEP_CAP_MS(r->quiet_ms)) {
-			fprintf(r->out, "  %c: no completion for the step\n",
-				sd->name);
+			if (want && !logged(&sd->slog, *want))
+				fprintf(r->out, "  %c: no completion for the step\n",
+					sd->name);
 			return;
 		}
 		if (want && !logged(&sd->slog, *want))
 			continue;
-		if (peer && peer->rlog.n < recvs && t - start < r->quiet_ms)
+		/*
+		 * Until something failed every receive comes, however busy
+		 * the guest; after a failure some may never come.
+		 */
+		if (peer && peer->rlog.n < recvs &&
+		    (!r->dirty || t - start < r->quiet_ms))
 			continue;
-		if (!r->dirty)
-			r->dirty = logs_have_errors(r);
 		if (r->dirty && t - last < r->quiet_ms)
 			continue;
 		return;
@@ -808,6 +814,18 @@ static int post_chain_ex(struct side *me, struct side *peer,
 }
 
 /*
+ * Whether @w consumes a receive at the peer when nothing went wrong
+ * before it.  UC drops a WRITE_IMM whose key is wrong without a word to
+ * anyone, unless it moves no bytes (nobody checks that key).
+ */
+static bool expects_recv(const struct run *r, const struct vd_wr *w)
+{
+	if (w->op == VD_WRITE_IMM)
+		return r->p->qpt != VD_UC || !w->bad_key || !w->len;
+	return w->op == VD_SEND || w->op == VD_SEND_IMM;
+}
+
+/*
  * Post @st's chain with ibv_post_send(), as one doorbell.  *@at: where a
  * failed post stopped (the requests before it were posted), or -1.
  */
@@ -838,9 +856,7 @@ static void step_send(struct run *r, unsigned int idx, const struct vd_step *st)
 	int rc;
 
 	for (i = 0; i < st->n; i++)
-		recvs += st->wr[i].op == VD_SEND ||
-			 st->wr[i].op == VD_SEND_IMM ||
-			 st->wr[i].op == VD_WRITE_IMM;
+		recvs += expects_recv(r, &st->wr[i]);
 	up = peer_up(r, peer);
 	if (me->qpx)
 		rc = post_chain_ex(me, peer, idx, st);
