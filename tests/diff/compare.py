@@ -12,8 +12,8 @@
                       [--gen-opt OPT]
       Re-runs SEED on both sides of the comparison, drops every step whose
       removal keeps the traces different, and prints the smallest program
-      found with both of its traces.  OPT is the generator's option the
-      traces were made with (vdiff -w).
+      found with both of its traces.  OPT: vdiff run's options the traces
+      were made with (-w, -c).
 """
 import argparse
 import difflib
@@ -116,7 +116,7 @@ def trace(vdiff, opts, a, b, seed, keep, quiet):
 
 
 def cmd_minimize(args):
-    opts = [args.gen_opt] if args.gen_opt else []
+    opts = args.gen_opt.split() if args.gen_opt else []
 
     def differs(keep):
         r = trace(args.vdiff, opts, args.ref_a, args.ref_b, args.seed, keep,

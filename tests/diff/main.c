@@ -2,15 +2,17 @@
 /*
  * vdiff: random verbs programs for differential testing.
  *
- *   vdiff print [-w] SEED [KEEP]
+ *   vdiff print [-w] [-c] SEED [KEEP]
  *	the program of SEED, limited to the steps in the hex mask KEEP
- *   vdiff run [-w] [-q MS] [-k KEEP] [-j JOBS] DEV_A[:GID] DEV_B[:GID] SEED [COUNT]
+ *   vdiff run [-w] [-c] [-q MS] [-k KEEP] [-j JOBS] DEV_A[:GID] DEV_B[:GID] SEED [COUNT]
  *	run COUNT programs from SEED between a QP on DEV_A and one on
  *	DEV_B (the same device for loopback), and print their traces in
  *	seed order; JOBS processes run a share of the seeds each
  *
  * -w makes RC programs whose chains may hold ATOMIC_WRITE, posted with
- * ibv_wr_*() (VD_GEN_ATOMIC_WRITE): rdma_rxe has it from 6.2.
+ * ibv_wr_*() (VD_GEN_ATOMIC_WRITE): rdma_rxe has it from 6.2.  -c fails
+ * a program's setup where a side has no completion counters, so that a
+ * run meant to check them cannot pass without them.
  *
  * GID is the GID index each side's traffic uses (default 1, the IPv4
  * address).  MS is how long a CQ must stay quiet once errors are about
@@ -28,8 +30,8 @@
 static void usage(void)
 {
 	fprintf(stderr,
-		"usage: vdiff print [-w] SEED [KEEP]\n"
-		"       vdiff run [-w] [-q MS] [-k KEEP] [-j JOBS] DEV_A[:GID] DEV_B[:GID] SEED [COUNT]\n");
+		"usage: vdiff print [-w] [-c] SEED [KEEP]\n"
+		"       vdiff run [-w] [-c] [-q MS] [-k KEEP] [-j JOBS] DEV_A[:GID] DEV_B[:GID] SEED [COUNT]\n");
 	exit(2);
 }
 
@@ -60,6 +62,7 @@ struct batch {
 	unsigned int quiet;
 	uint32_t keep;
 	unsigned int gen_flags;
+	bool need_cntrs;
 };
 
 /* Programs @first .. @first + @count - 1, traces to @out; 0 if all ran. */
@@ -72,7 +75,8 @@ static int run_seeds(const struct batch *bt, unsigned long long first,
 
 	for (i = 0; i < count; i++) {
 		vd_generate(&p, first + i, bt->gen_flags);
-		if (vd_run(&p, bt->keep, &bt->a, &bt->b, bt->quiet, out))
+		if (vd_run(&p, bt->keep, &bt->a, &bt->b, bt->quiet,
+			   bt->need_cntrs, out))
 			rc = 1;
 		fflush(out);
 	}
@@ -132,9 +136,11 @@ static int cmd_run(int argc, char **argv)
 	unsigned int jobs = 1;
 	int opt;
 
-	while ((opt = getopt(argc, argv, "wq:k:j:")) != -1) {
+	while ((opt = getopt(argc, argv, "wcq:k:j:")) != -1) {
 		if (opt == 'w')
 			bt.gen_flags |= VD_GEN_ATOMIC_WRITE;
+		else if (opt == 'c')
+			bt.need_cntrs = true;
 		else if (opt == 'q')
 			bt.quiet = (unsigned int)number(optarg, 10);
 		else if (opt == 'k')
@@ -164,10 +170,12 @@ static int cmd_print(int argc, char **argv)
 	struct vd_prog p;
 	int opt;
 
-	while ((opt = getopt(argc, argv, "w")) != -1) {
-		if (opt != 'w')
+	/* -c changes no program: a run's options print its programs. */
+	while ((opt = getopt(argc, argv, "wc")) != -1) {
+		if (opt == 'w')
+			gen_flags |= VD_GEN_ATOMIC_WRITE;
+		else if (opt != 'c')
 			usage();
-		gen_flags |= VD_GEN_ATOMIC_WRITE;
 	}
 	if (argc - optind < 1 || argc - optind > 2)
 		usage();

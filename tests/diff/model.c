@@ -113,7 +113,7 @@ static void tally_remote(struct vd_model *m, const struct vd_prog *p,
 		return;
 	if (m->peer[step] == VD_PEER_CHANGED)
 		m->t[peer][cls].unknown = true;
-	else if (m->peer[step] == VD_PEER_UP && (!w->bad_key || !w->len))
+	else if (m->peer[step] == VD_PEER_UP && vd_uc_placed(w))
 		tally(m, peer, cls, true, w->len);
 }
 
@@ -126,8 +126,7 @@ void vd_model_init(struct vd_model *m, const struct vd_prog *p)
 void vd_model_send(struct vd_model *m, const struct vd_prog *p,
 		   uint64_t wr_id, int status)
 {
-	unsigned int step = (unsigned int)(wr_id >> 8);
-	unsigned int i = (unsigned int)(wr_id & 0xff);
+	unsigned int step = vd_wr_step(wr_id), i = vd_wr_index(wr_id);
 	const struct vd_wr *w;
 
 	if (step >= p->nsteps || i >= p->step[step].n ||
@@ -153,17 +152,19 @@ void vd_model_finish(struct vd_model *m, const struct vd_prog *p)
 	for (s = 0; s < p->nsteps; s++)
 		for (i = 0; i < m->posted[s]; i++)
 			if (!(m->seen[s] & 1u << i))
-				vd_model_send(m, p, (uint64_t)s << 8 | i,
+				vd_model_send(m, p, vd_wr_id(s, i),
 					      IBV_WC_SUCCESS);
 }
 
-static void print_tallies(const struct vd_tally *t, FILE *f)
+/* @unknown: how to print a value nobody knows ("?" in the model). */
+static void print_tallies(const struct vd_tally *t, const char *unknown,
+			  FILE *f)
 {
 	unsigned int c;
 
 	for (c = 0; c < VD_NCLS; c++) {
 		if (t[c].unknown)
-			fprintf(f, " %s ?", cls_names[c]);
+			fprintf(f, " %s %s", cls_names[c], unknown);
 		else
 			fprintf(f, " %s %llu/%llu", cls_names[c],
 				(unsigned long long)t[c].comp,
@@ -178,16 +179,17 @@ void vd_model_print(const struct vd_model *m, unsigned int side,
 	unsigned int c;
 
 	fprintf(f, "cntr %c", 'A' + side);
-	print_tallies(m->t[side], f);
+	print_tallies(m->t[side], "?", f);
 	if (!counted)
 		return;
 	for (c = 0; c < VD_NCLS; c++)
 		if (!m->t[side][c].unknown &&
-		    (counted[c].comp != m->t[side][c].comp ||
+		    (counted[c].unknown ||
+		     counted[c].comp != m->t[side][c].comp ||
 		     counted[c].err != m->t[side][c].err))
 			break;
 	if (c == VD_NCLS)
 		return;
 	fprintf(f, "  cntr %c counted", 'A' + side);
-	print_tallies(counted, f);
+	print_tallies(counted, "unreadable", f);
 }

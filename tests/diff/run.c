@@ -81,8 +81,11 @@ struct side {
 	unsigned char *undef;	/* 1 for a byte the trace leaves out */
 	struct wc_log slog, rlog;
 	struct flush_log flushed;
-	/* Receives posted to the QP (not an SRQ), and completions of them */
-	unsigned int recvs_posted, recvs_done;
+	/*
+	 * Receives posted to the QP, and to the QP or the SRQ; completions
+	 * of them.
+	 */
+	unsigned int recvs_qp, recvs_all, recvs_done;
 	bool has_cntrs;		/* its device has completion counters */
 	struct cntr cntr[VD_NCLS];
 	bool cntr_made[VD_NCLS];
@@ -92,6 +95,7 @@ struct run {
 	const struct vd_prog *p;
 	struct side s[2];
 	struct vd_model model;
+	bool need_cntrs;
 	unsigned int quiet_ms;
 	bool dirty;
 	FILE *out;
@@ -130,10 +134,9 @@ static int side_cntrs(struct run *r, struct side *sd)
 	unsigned int c;
 	int rc;
 
-	if (query_caps(sd->ctx, &caps))
-		return 0;
-	if ((caps.ops & ALL_OPS) != ALL_OPS || caps.max_counters < VD_NCLS)
-		return 0;
+	if (query_caps(sd->ctx, &caps) || (caps.ops & ALL_OPS) != ALL_OPS ||
+	    caps.max_counters < VD_NCLS)
+		return r->need_cntrs ? EOPNOTSUPP : 0;
 	for (c = 0; c < VD_NCLS; c++) {
 		rc = cntr_create_ex(sd->ctx, &sd->cntr[c], type, NULL, NULL);
 		if (rc)
@@ -376,11 +379,6 @@ static int make_sges(struct side *sd, struct ibv_sge *sge, uint32_t base,
 	return (int)n;
 }
 
-static uint64_t wr_id(unsigned int step, unsigned int i)
-{
-	return (uint64_t)step << 8 | i;
-}
-
 /* The peer's address and key that @w names. */
 static uint64_t remote_of(const struct side *peer, const struct vd_wr *w,
 			  uint32_t *rkey)
@@ -444,7 +442,7 @@ static void fill_send(struct side *me, struct side *peer, unsigned int step,
 	};
 
 	memset(wr, 0, sizeof(*wr));
-	wr->wr_id = wr_id(step, i);
+	wr->wr_id = vd_wr_id(step, i);
 	wr->opcode = opc[w->op];
 	wr->send_flags = (w->signaled ? IBV_SEND_SIGNALED : 0) |
 			 (w->inl ? IBV_SEND_INLINE : 0);
@@ -576,12 +574,34 @@ static void settle(struct run *r, struct side *sd, const uint64_t *want,
 	}
 }
 
+/* Poll every CQ until @done(@r, @arg) or @limit_ms; false at the limit. */
+static bool poll_until(struct run *r, bool (*done)(struct run *r,
+						   const void *arg),
+		       const void *arg, long long limit_ms)
+{
+	long long start = now_ms();
+
+	while (!done(r, arg)) {
+		if (now_ms() - start >= limit_ms)
+			return false;
+		if (!poll_all(r))
+			nap();
+	}
+	return true;
+}
+
+static bool never(struct run *r, const void *arg)
+{
+	(void)r;
+	(void)arg;
+	return false;
+}
+
 static void print_wc(char side, const char *cq, const struct ibv_wc *wc,
 		     const struct side *peer, bool recv, FILE *f)
 {
-	fprintf(f, "  %c %s %llu.%llu %s (%d)", side, cq,
-		(unsigned long long)(wc->wr_id >> 8),
-		(unsigned long long)(wc->wr_id & 0xff),
+	fprintf(f, "  %c %s %u.%u %s (%d)", side, cq,
+		vd_wr_step(wc->wr_id), vd_wr_index(wc->wr_id),
 		ibv_wc_status_str(wc->status), wc->status);
 	if (wc->status == IBV_WC_SUCCESS) {
 		fprintf(f, " op %d", wc->opcode);
@@ -607,8 +627,7 @@ static void undefined(struct side *sd, uint32_t off, uint32_t len)
 static void mark_undefined(struct run *r, struct side *sd,
 			   const struct ibv_wc *wc, bool recv)
 {
-	unsigned int step = (unsigned int)(wc->wr_id >> 8);
-	unsigned int i = (unsigned int)(wc->wr_id & 0xff);
+	unsigned int step = vd_wr_step(wc->wr_id), i = vd_wr_index(wc->wr_id);
 	const struct vd_wr *w;
 
 	if (step >= r->p->nsteps || i >= r->p->step[step].n ||
@@ -690,45 +709,84 @@ static bool peer_up(const struct run *r, const struct side *peer)
 	return a.qp_state == IBV_QPS_RTR || a.qp_state == IBV_QPS_RTS;
 }
 
-/* The chain's last plain WRITE, if no request behind it needs a receive. */
-static const struct vd_wr *last_plain_write(const struct vd_step *st)
+/*
+ * Whether @w consumes a receive at the peer when nothing went wrong
+ * before it and one is there: not a UC WRITE_IMM that UC drops.
+ */
+static bool expects_recv(const struct run *r, const struct vd_wr *w)
+{
+	if (w->op == VD_WRITE_IMM)
+		return r->p->qpt != VD_UC || vd_uc_placed(w);
+	return w->op == VD_SEND || w->op == VD_SEND_IMM;
+}
+
+/*
+ * The UC write of @st whose placement shows: the last that will be placed
+ * (vd_uc_placed()) and moves bytes, unless a request behind it consumes
+ * a receive, which settle() waited for.  *@blind: a write of no bytes,
+ * placed but invisible, comes after it.
+ */
+static const struct vd_wr *uc_write_to_see(const struct run *r,
+					   const struct vd_step *st,
+					   bool *blind)
 {
 	unsigned int i = st->n;
 
+	*blind = false;
 	while (i--) {
 		const struct vd_wr *w = &st->wr[i];
 
-		if (w->op == VD_WRITE)
-			return w;
-		if (w->op == VD_SEND || w->op == VD_SEND_IMM ||
-		    w->op == VD_WRITE_IMM)
+		if (expects_recv(r, w))
 			return NULL;
+		if (w->op != VD_WRITE || !vd_uc_placed(w))
+			continue;
+		if (w->len)
+			return w;
+		*blind = true;
 	}
 	return NULL;
+}
+
+/* A write and its two ends, for placed(). */
+struct write_ends {
+	const struct vd_wr *w;
+	const struct side *me, *peer;
+};
+
+static bool placed(struct run *r, const void *arg)
+{
+	const struct write_ends *we = arg;
+
+	(void)r;
+	return !memcmp(we->peer->buf + we->w->roff, we->me->buf + we->w->loff,
+		       we->w->len);
 }
 
 /*
  * A UC write has no completion at its target, and its requester's comes
  * when it is sent: before the next step (or the end) changes the peer,
- * wait until the chain's last plain write is placed.  A QP's packets
+ * wait until the chain's last visible write is placed.  A QP's packets
  * arrive in order, so that covers the chain; a write behind which a
  * request consumes a receive is covered by the wait for that receive.
- * The source, in the poster's first half, never changes.
+ * The source, in the poster's first half, never changes.  A write of no
+ * bytes shows nothing: after one, the best left is a quiet while.
  */
 static void wait_uc_placed(struct run *r, const struct vd_step *st,
 			   bool peer_was_up)
 {
-	struct side *me = &r->s[st->side], *peer = &r->s[!st->side];
-	const struct vd_wr *w = last_plain_write(st);
-	long long start = now_ms();
+	struct write_ends we = {
+		.me = &r->s[st->side], .peer = &r->s[!st->side],
+	};
+	bool blind;
 
-	if (r->p->qpt != VD_UC || !w || w->bad_key || !w->len ||
-	    !peer_was_up || !peer_up(r, peer) || !peer_up(r, me))
+	if (r->p->qpt != VD_UC || !peer_was_up || !peer_up(r, we.peer) ||
+	    !peer_up(r, we.me))
 		return;
-	while (memcmp(peer->buf + w->roff, me->buf + w->loff, w->len) &&
-	       now_ms() - start < STEP_CAP_MS(r->quiet_ms))
-		if (!poll_all(r))
-			nap();
+	we.w = uc_write_to_see(r, st, &blind);
+	if (we.w)
+		poll_until(r, placed, &we, STEP_CAP_MS(r->quiet_ms));
+	if (blind)
+		poll_until(r, never, NULL, r->quiet_ms);
 }
 
 /*
@@ -809,20 +867,8 @@ static int post_chain_ex(struct side *me, struct side *peer,
 
 	ibv_wr_start(me->qpx);
 	for (i = 0; i < st->n; i++)
-		wr_post_one(me, peer, wr_id(idx, i), &st->wr[i]);
+		wr_post_one(me, peer, vd_wr_id(idx, i), &st->wr[i]);
 	return ibv_wr_complete(me->qpx);
-}
-
-/*
- * Whether @w consumes a receive at the peer when nothing went wrong
- * before it.  UC drops a WRITE_IMM whose key is wrong without a word to
- * anyone, unless it moves no bytes (nobody checks that key).
- */
-static bool expects_recv(const struct run *r, const struct vd_wr *w)
-{
-	if (w->op == VD_WRITE_IMM)
-		return r->p->qpt != VD_UC || !w->bad_key || !w->len;
-	return w->op == VD_SEND || w->op == VD_SEND_IMM;
 }
 
 /*
@@ -857,6 +903,9 @@ static void step_send(struct run *r, unsigned int idx, const struct vd_step *st)
 
 	for (i = 0; i < st->n; i++)
 		recvs += expects_recv(r, &st->wr[i]);
+	/* A message that finds no receive (RNR, or UD's silent drop). */
+	if (recvs > peer->recvs_all - peer->recvs_done)
+		recvs = peer->recvs_all - peer->recvs_done;
 	up = peer_up(r, peer);
 	if (me->qpx)
 		rc = post_chain_ex(me, peer, idx, st);
@@ -869,7 +918,7 @@ static void step_send(struct run *r, unsigned int idx, const struct vd_step *st)
 		r->dirty = true;
 		settle(r, me, NULL, NULL, 0);
 	} else {
-		last = wr_id(idx, st->n - 1u);
+		last = vd_wr_id(idx, st->n - 1u);
 		settle(r, me, &last, peer, recvs);
 		wait_uc_placed(r, st, up);
 	}
@@ -884,12 +933,12 @@ static void step_recv(struct run *r, unsigned int idx, const struct vd_step *st)
 	struct ibv_recv_wr wr[VD_MAX_CHAIN], *bad = NULL;
 	struct ibv_sge sge[VD_MAX_CHAIN][VD_MAX_SGE];
 	struct side *me = &r->s[st->side];
-	unsigned int i;
+	unsigned int i, posted;
 	int rc;
 
 	for (i = 0; i < st->n; i++) {
 		memset(&wr[i], 0, sizeof(wr[i]));
-		wr[i].wr_id = wr_id(idx, i);
+		wr[i].wr_id = vd_wr_id(idx, i);
 		wr[i].sg_list = sge[i];
 		wr[i].num_sge = make_sges(me, sge[i], st->wr[i].loff,
 					  st->wr[i].len, st->wr[i].nsge);
@@ -897,9 +946,10 @@ static void step_recv(struct run *r, unsigned int idx, const struct vd_step *st)
 	}
 	rc = me->srq ? ibv_post_srq_recv(me->srq, wr, &bad) :
 		       ibv_post_recv(me->qp, wr, &bad);
+	posted = rc ? (bad ? (unsigned int)(bad - wr) : 0) : st->n;
+	me->recvs_all += posted;
 	if (!me->srq)
-		me->recvs_posted += rc ? (bad ? (unsigned int)(bad - wr) : 0) :
-					 st->n;
+		me->recvs_qp += posted;
 	if (rc) {
 		fprintf(r->out, "  %c post_recv: %s at %ld\n", me->name,
 			strerror(rc), bad ? (long)(bad - wr) : -1L);
@@ -973,15 +1023,16 @@ static void print_cntrs(struct run *r)
 	}
 }
 
-/* Receives of a QP (not an SRQ) that have not completed yet. */
-static bool recvs_pending(const struct run *r)
+/* Every receive posted to a QP (not an SRQ) has completed. */
+static bool recvs_flushed(struct run *r, const void *arg)
 {
 	unsigned int i;
 
+	(void)arg;
 	for (i = 0; i < 2; i++)
-		if (r->s[i].recvs_done + r->s[i].rlog.n < r->s[i].recvs_posted)
-			return true;
-	return false;
+		if (r->s[i].recvs_done + r->s[i].rlog.n < r->s[i].recvs_qp)
+			return false;
+	return true;
 }
 
 /*
@@ -993,7 +1044,6 @@ static bool recvs_pending(const struct run *r)
 static void finish(struct run *r)
 {
 	struct ibv_qp_attr a = { .qp_state = IBV_QPS_ERR };
-	long long start = now_ms();
 	unsigned int i, j;
 
 	fprintf(r->out, "end\n");
@@ -1002,10 +1052,7 @@ static void finish(struct run *r)
 			fprintf(r->out, "  %c modify_qp ERR: %s\n",
 				r->s[i].name, strerror(errno));
 	r->dirty = true;
-	while (recvs_pending(r) &&
-	       now_ms() - start < STEP_CAP_MS(r->quiet_ms))
-		if (!poll_all(r))
-			nap();
+	poll_until(r, recvs_flushed, NULL, STEP_CAP_MS(r->quiet_ms));
 	settle(r, &r->s[0], NULL, NULL, 0);
 	flush_logs(r);
 	for (i = 0; i < 2; i++) {
@@ -1015,9 +1062,9 @@ static void finish(struct run *r)
 		      cmp_id);
 		fprintf(r->out, "flushed %c rq:", sd->name);
 		for (j = 0; j < sd->flushed.n; j++)
-			fprintf(r->out, " %llu.%llu",
-				(unsigned long long)(sd->flushed.id[j] >> 8),
-				(unsigned long long)(sd->flushed.id[j] & 0xff));
+			fprintf(r->out, " %u.%u",
+				vd_wr_step(sd->flushed.id[j]),
+				vd_wr_index(sd->flushed.id[j]));
 		fputc('\n', r->out);
 	}
 	print_cntrs(r);
@@ -1052,9 +1099,13 @@ static void print_end(struct run *r)
 }
 
 int vd_run(const struct vd_prog *p, uint32_t keep, const struct vd_end *a,
-	   const struct vd_end *b, unsigned int quiet_ms, FILE *out)
+	   const struct vd_end *b, unsigned int quiet_ms, bool need_cntrs,
+	   FILE *out)
 {
-	struct run r = { .p = p, .quiet_ms = quiet_ms, .out = out };
+	struct run r = {
+		.p = p, .quiet_ms = quiet_ms, .need_cntrs = need_cntrs,
+		.out = out,
+	};
 	unsigned int i;
 	int rc;
 

@@ -97,6 +97,32 @@ struct vd_end {
 	int gid_index;
 };
 
+/* A work request's id: its step, and its place in the step. */
+static inline uint64_t vd_wr_id(unsigned int step, unsigned int i)
+{
+	return (uint64_t)step << 8 | i;
+}
+
+static inline unsigned int vd_wr_step(uint64_t id)
+{
+	return (unsigned int)(id >> 8);
+}
+
+static inline unsigned int vd_wr_index(uint64_t id)
+{
+	return (unsigned int)(id & 0xff);
+}
+
+/*
+ * Whether a UC peer that can receive places @w: its key is right, or it
+ * moves no bytes and nobody checks the key.  UC drops the others without
+ * a word to anyone.
+ */
+static inline bool vd_uc_placed(const struct vd_wr *w)
+{
+	return !w->bad_key || !w->len;
+}
+
 /* A counter's values, or what the model says they must be. */
 struct vd_tally {
 	uint64_t comp;
@@ -152,8 +178,13 @@ void vd_model_finish(struct vd_model *m, const struct vd_prog *p);
 void vd_model_print(const struct vd_model *m, unsigned int side,
 		    const struct vd_tally *counted, FILE *f);
 
-/* run.c: the trace of @p's steps in @keep (a bit per step) on stdout */
+/*
+ * run.c: the trace of @p's steps in @keep (a bit per step) on stdout.
+ * @need_cntrs: a side whose device has no completion counters fails the
+ * setup, rather than printing the model alone.
+ */
 int vd_run(const struct vd_prog *p, uint32_t keep, const struct vd_end *a,
-	   const struct vd_end *b, unsigned int quiet_ms, FILE *out);
+	   const struct vd_end *b, unsigned int quiet_ms, bool need_cntrs,
+	   FILE *out);
 
 #endif /* VDIFF_H */
