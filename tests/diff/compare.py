@@ -2,10 +2,10 @@
 # SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 """Compare vdiff traces of the same seeds from two drivers.
 
-  compare.py compare REF CAND [--known FILE]
+  compare.py compare REF CAND [--known FILE]...
       Per seed, the lines where CAND's trace differs from REF's.  A
       difference is explained when each of its lines matches a pattern of
-      the known-differences file (rdma_rxe's documented bugs and limits);
+      the known-differences files (rdma_rxe's documented bugs and limits);
       the rest are printed with their seed.  Exits 1 if any is left.
 
   compare.py minimize VDIFF SEED REF_A REF_B CAND_A CAND_B [--quiet MS]
@@ -39,26 +39,28 @@ def split_seeds(path):
     return seeds
 
 
-def load_known(path):
-    """{'line': [(regex, reason)], 'ref': [...]} from FILE.
+def load_known(paths):
+    """{'line': [(regex, reason)], 'ref': [...], 'cand': [...]} from FILEs.
 
     Each entry is 'KIND<TAB>REGEX<TAB>REASON'; # starts a comment.  A
     'line' entry explains a line of a difference; a 'ref' entry, matching
     a line of the reference's own trace, explains the whole seed: the
-    reference went wrong there and nothing after it compares.
+    reference went wrong there and nothing after it compares.  A 'cand'
+    entry does the same from a line of the candidate's trace: the input
+    the reference mishandles shows only there (the reference dropped it
+    without a word).
     """
-    known = {"line": [], "ref": []}
-    if not path:
-        return known
-    with open(path, encoding="utf-8") as f:
-        for n, line in enumerate(f, 1):
-            line = line.rstrip("\n")
-            if not line.strip() or line.startswith("#"):
-                continue
-            kind, pattern, reason = (line.split("\t") + ["", ""])[:3]
-            if kind not in known or not pattern:
-                sys.exit(f"{path}:{n}: expected KIND<TAB>REGEX<TAB>REASON")
-            known[kind].append((re.compile(pattern), reason.strip()))
+    known = {"line": [], "ref": [], "cand": []}
+    for path in paths or []:
+        with open(path, encoding="utf-8") as f:
+            for n, line in enumerate(f, 1):
+                line = line.rstrip("\n")
+                if not line.strip() or line.startswith("#"):
+                    continue
+                kind, pattern, reason = (line.split("\t") + ["", ""])[:3]
+                if kind not in known or not pattern:
+                    sys.exit(f"{path}:{n}: expected KIND<TAB>REGEX<TAB>REASON")
+                known[kind].append((re.compile(pattern), reason.strip()))
     return known
 
 
@@ -68,11 +70,12 @@ def differences(ref, cand):
             if d[:1] in "-+" and not d.startswith(("---", "+++"))]
 
 
-def explain(ref, diff, known):
-    """The reasons covering the difference DIFF from REF, or None."""
-    for pattern, reason in known["ref"]:
-        if any(pattern.search(line) for line in ref):
-            return {reason}
+def explain(ref, cand, diff, known):
+    """The reasons covering the difference DIFF of CAND from REF, or None."""
+    for kind, trace in (("ref", ref), ("cand", cand)):
+        for pattern, reason in known[kind]:
+            if any(pattern.search(line) for line in trace):
+                return {reason}
     reasons = set()
     for line in diff:
         hit = next((r for p, r in known["line"] if p.search(line)), None)
@@ -89,11 +92,12 @@ def cmd_compare(args):
     unexplained = []
     for seed in sorted(set(ref) | set(cand)):
         r = ref.get(seed, ["(missing)"])
-        diff = differences(r, cand.get(seed, ["(missing)"]))
+        c = cand.get(seed, ["(missing)"])
+        diff = differences(r, c)
         if not diff:
             same += 1
             continue
-        why = explain(r, diff, known)
+        why = explain(r, c, diff, known)
         if why is None:
             unexplained.append(seed)
             print(f"seed {seed} differs:")
@@ -156,7 +160,7 @@ def main():
     c = sub.add_parser("compare")
     c.add_argument("ref")
     c.add_argument("cand")
-    c.add_argument("--known")
+    c.add_argument("--known", action="append")
     m = sub.add_parser("minimize")
     m.add_argument("vdiff")
     m.add_argument("seed", type=int)

@@ -153,6 +153,14 @@ static bool make_wr(struct gen *g, unsigned int side, struct vd_wr *wr,
 	/* ATOMIC_WRITE carries its value in the request, from @loff. */
 	if (op == VD_ATOMIC_WRITE)
 		wr->nsge = 0;
+	/*
+	 * librxe 44's wr_set_sge_list() takes the length of the first SGE
+	 * for each (fixed in rdma-core 64, 406cd2ad0): rdma_rxe trusts that
+	 * length, rxc adds up the SGEs.  Programs posted with ibv_wr_*()
+	 * keep to one.
+	 */
+	if (g->p->atomic_write && wr->nsge > 1)
+		wr->nsge = 1;
 	wr->signaled = chance(&g->s, 50);
 	wr->imm = (uint32_t)vd_rand(&g->s);
 	wr->cmp = vd_rand(&g->s) % 4;	/* small: CAS sometimes matches */
@@ -261,10 +269,14 @@ static void gen_chain(struct gen *g, unsigned int side)
 	/*
 	 * Receives first, unless a missing one is the deliberate error this
 	 * time (RNR on RC).  Not on UC: 6.1's rdma_rxe drops every later
-	 * message of a UC QP once one found no receive (known-rxe.txt).
+	 * message of a UC QP once one found no receive (known-rxe.txt).  Not
+	 * on UD: a message that finds none is dropped, unless it is still on
+	 * its way when the next step posts one, which is a matter of timing.
+	 * UD still draws the chance, so that other UD programs stay as they
+	 * were.
 	 */
 	if (need > peer->credits &&
-	    (g->p->qpt == VD_UC || !chance(&g->s, 3)))
+	    (g->p->qpt == VD_UC || !chance(&g->s, 3) || g->p->qpt == VD_UD))
 		gen_recvs(g, !side, need - peer->credits);
 	peer->credits = peer->credits > need ? peer->credits - need : 0;
 	st = next_step(g, VD_STEP_SEND, side);
