@@ -54,7 +54,8 @@ all_groups=$(sed -n 's/^all_groups="\(.*\)"$/\1/p' "$repo/tests/guest/run-all.sh
 # namespaces, UCX.  The fast tier runs the interop and tool matrices in
 # part there (RXC_TIER) and leaves pyverbs, UCX, the Debian packages
 # (DKMS under emulation, the longest group) and the teardown storms to
-# 6.1.  The transport's
+# 6.1; --full also runs the differential tester against 6.12's rdma_rxe,
+# which has ATOMIC_WRITE.  The transport's
 # loss, MTU and fuzz groups exercise code that does not depend on the
 # kernel's interfaces; 6.1 and the debug kernel run them.
 #
@@ -76,7 +77,7 @@ groups_of() {
 	case $1/$tier in
 	stock/*) echo "$all_groups" ;;
 	stock-6.12/fast) echo "t-device t-verbs t-comp-cntr t-userspace t-tools t-lifecycle t-removal t-net t-netns-move t-interop t-kunit" ;;
-	stock-6.12/full) echo "t-device t-verbs t-comp-cntr t-userspace t-tools t-pyverbs t-lifecycle t-removal t-net t-netns-move t-ucx t-teardown t-interop t-packages t-kunit" ;;
+	stock-6.12/full) echo "t-device t-verbs t-comp-cntr t-userspace t-tools t-pyverbs t-lifecycle t-removal t-net t-netns-move t-ucx t-teardown t-interop t-diff t-packages t-kunit" ;;
 	debug/fast) echo "t-comp-cntr t-userspace t-lifecycle t-fuzz-packets t-kunit | t-removal t-teardown t-faults t-fuzz-uverbs t-fuzz-rings" ;;
 	debug/full) echo "$all_groups" ;;
 	esac

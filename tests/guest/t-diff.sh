@@ -15,10 +15,12 @@
 # What a program observes does not depend on where its QPs live, so one
 # reference serves all three.  A difference that tests/diff/known-rxe.txt
 # explains (a documented rdma_rxe bug or limit) passes; any other fails
-# and is printed with its seed and a minimal program.  rxc-ns must also
-# agree with rxc-lo exactly: no known list excuses rxc from itself.  So
-# must rxc-ns-aw with rxc-lo-aw, programs that may hold ATOMIC_WRITE, and
-# every rxc run's counters with what its completions say they hold.
+# and is printed with its seed and a minimal program; a kernel's own list
+# (known-rxe-6.12.txt) adds its rdma_rxe's.  rxc-ns must also agree with
+# rxc-lo exactly: no known list excuses rxc from itself.  So must
+# rxc-ns-aw with rxc-lo-aw, programs that may hold ATOMIC_WRITE, and,
+# from 6.2, where rdma_rxe has ATOMIC_WRITE, rxc-lo-aw with rxe-lo-aw;
+# and every rxc run's counters with what its completions say they hold.
 #
 # RXC_DIFF_SEEDS programs from RXC_DIFF_FIRST, RXC_DIFF_JOBS processes at
 # a time: a smoke in CI; the long run is documented in
@@ -31,7 +33,15 @@ IP=/usr/sbin/ip
 repo=${RXC_REPO:-/nonexistent}
 VDIFF=$repo/build/tests/diff/vdiff
 COMPARE=$repo/tests/diff/compare.py
-KNOWN=$repo/tests/diff/known-rxe.txt
+# rdma_rxe's known differences: those of every kernel, and this one's.
+KERNEL=$(uname -r | cut -d. -f1-2)
+KNOWN=("--known=$repo/tests/diff/known-rxe.txt")
+if [ -f "$repo/tests/diff/known-rxe-$KERNEL.txt" ]; then
+	KNOWN+=("--known=$repo/tests/diff/known-rxe-$KERNEL.txt")
+fi
+# rdma_rxe has ATOMIC_WRITE from 6.2: there it is the -w runs' reference.
+RXE_AW=0
+[ "$(printf '6.2\n%s\n' "$KERNEL" | sort -V | head -n 1)" != 6.2 ] || RXE_AW=1
 FIRST=${RXC_DIFF_FIRST:-1}
 SEEDS=${RXC_DIFF_SEEDS:-$(by_kernel 400 40 20)}
 QUIET=$((50 * SLOW))
@@ -106,6 +116,7 @@ MODES=(
 	"rxc-ns-aw ${END[rxc10]} ${END[rxc11]} -w -c"
 )
 RXC_ONLY="rxc-lo rxc-ns rxc-lo-aw rxc-ns-aw"
+[ "$RXE_AW" = 0 ] || MODES+=("rxe-lo-aw ${END[rxe8]} ${END[rxe8]} -w")
 for m in "${MODES[@]}"; do
 	read -r name a b opt <<<"$m"
 	t0=$(date +%s)
@@ -116,17 +127,17 @@ for m in "${MODES[@]}"; do
 		sh -c "! grep -q '^setup:' '$OUT/$name.trace'"
 done
 
-# agree REF CAND [KNOWN]: CAND's traces against REF's, minimal programs
-# for the first seeds that differ unexplained.
+# agree REF CAND [--known=FILE...]: CAND's traces against REF's, minimal
+# programs for the first seeds that differ unexplained.
 agree() {
-	local ref=$1 cand=$2 known=${3:-} cmp=$OUT/$2-vs-$1.cmp ra rb a b opt gen=''
-	local seed
+	local ref=$1 cand=$2 cmp=$OUT/$2-vs-$1.cmp ra rb a b opt gen='' seed
+	shift 2
 	read -r _ ra rb _ <<<"$(printf '%s\n' "${MODES[@]}" | grep "^$ref ")"
 	read -r _ a b opt <<<"$(printf '%s\n' "${MODES[@]}" | grep "^$cand ")"
 	# The re-runs share the generator's option; -c would fail rdma_rxe.
 	[[ " $opt " != *" -w "* ]] || gen=-w
 	if python3 "$COMPARE" compare "$OUT/$ref.trace" "$OUT/$cand.trace" \
-		${known:+--known "$known"} >"$cmp" 2>&1; then
+		"$@" >"$cmp" 2>&1; then
 		pass "$cand agrees with $ref ($(tail -n 1 "$cmp"))"
 		return 0
 	fi
@@ -138,9 +149,10 @@ agree() {
 			${gen:+"--gen-opt=$gen"} "$VDIFF" "$seed" "$ra" "$rb" "$a" "$b" || true
 	done
 }
-for name in rxc-lo rxc-ns mixed; do agree rxe-lo "$name" "$KNOWN"; done
+for name in rxc-lo rxc-ns mixed; do agree rxe-lo "$name" "${KNOWN[@]}"; done
 agree rxc-lo rxc-ns
 agree rxc-lo-aw rxc-ns-aw
+[ "$RXE_AW" = 0 ] || agree rxe-lo-aw rxc-lo-aw "${KNOWN[@]}"
 
 # Each rxc side's six counters against what its completions say they must
 # hold (tests/diff/model.c): vdiff prints a "counted" line where they
