@@ -68,11 +68,6 @@ const char *vd_qpt_name(enum vd_qpt qpt)
 	return qpt == VD_RC ? "RC" : qpt == VD_UC ? "UC" : "UD";
 }
 
-static bool consumes_recv(enum vd_op op)
-{
-	return op == VD_SEND || op == VD_SEND_IMM || op == VD_WRITE_IMM;
-}
-
 static bool is_atomic(enum vd_op op)
 {
 	return op == VD_CAS || op == VD_FADD;
@@ -123,7 +118,7 @@ static uint32_t pick_len(struct gen *g, enum vd_op op)
 		return 8;
 	if (g->p->qpt == VD_UD)
 		return ud[pick(&g->s, ARRAY_SIZE(ud))];
-	if (consumes_recv(op) && op != VD_WRITE_IMM)
+	if (vd_consumes_recv(op) && op != VD_WRITE_IMM)
 		return msg[pick(&g->s, ARRAY_SIZE(msg))];
 	return rdma[pick(&g->s, ARRAY_SIZE(rdma))];
 }
@@ -209,7 +204,7 @@ static bool make_wr(struct gen *g, unsigned int side, struct vd_wr *wr,
 	else
 		wr->loff = pick_off(g, 0, VD_HALF, wr->len, align);
 	wr->roff = pick_off(g, VD_HALF, VD_HALF, wr->len, align);
-	if (g->p->qpt != VD_UD && !consumes_recv(op) && op != VD_WRITE_MW)
+	if (g->p->qpt != VD_UD && !vd_consumes_recv(op) && op != VD_WRITE_MW)
 		wr->bad_key = chance(&g->s, 3);
 	if (op == VD_WRITE_IMM)
 		wr->bad_key = chance(&g->s, 3);
@@ -261,7 +256,7 @@ static void gen_chain(struct gen *g, unsigned int side)
 	for (i = 0; i < n; i++) {
 		if (!make_wr(g, side, &chain[k], pick_op(g)))
 			continue;
-		need += consumes_recv(chain[k].op);
+		need += vd_consumes_recv(chain[k].op);
 		k++;
 	}
 	if (!k)

@@ -21,7 +21,7 @@
  * The responder's side follows from the requester's status on RC: a
  * success was executed, a remote error was refused (and counted), and
  * RNR, retry exhaustion or a flush never reached it.  UC has no
- * acknowledgements: a write with a good key, or of no bytes (whose key
+ * acknowledgments: a write with a good key, or of no bytes (whose key
  * nobody checks), is placed if the peer's QP could receive through the
  * whole step; when its state changed during the step, the count is
  * unknown and printed as "?".
@@ -37,8 +37,7 @@ static const char *const cls_names[VD_NCLS] = {
 	[VD_CL_WRITE] = "write", [VD_CL_RWRITE] = "rwrite",
 };
 
-/* The class a request counts in at its poster; VD_NCLS for none. */
-static enum vd_cls local_cls(enum vd_op op)
+enum vd_cls vd_op_cls(enum vd_op op)
 {
 	switch (op) {
 	case VD_SEND:
@@ -61,7 +60,7 @@ static enum vd_cls local_cls(enum vd_op op)
 /* The class a request counts in at the peer; VD_NCLS for none. */
 static enum vd_cls remote_cls(enum vd_op op)
 {
-	switch (local_cls(op)) {
+	switch (vd_op_cls(op)) {
 	case VD_CL_WRITE:
 		return VD_CL_RWRITE;
 	case VD_CL_READ:
@@ -108,7 +107,7 @@ static void tally_remote(struct vd_model *m, const struct vd_prog *p,
 			tally(m, peer, cls, false, 0);
 		return;
 	}
-	/* UC: no acknowledgement says what the peer did with a request. */
+	/* UC: no acknowledgment says what the peer did with a request. */
 	if (status != IBV_WC_SUCCESS)
 		return;
 	if (m->peer[step] == VD_PEER_CHANGED)
@@ -134,7 +133,7 @@ void vd_model_send(struct vd_model *m, const struct vd_prog *p,
 		return;
 	m->seen[step] |= 1u << i;
 	w = &p->step[step].wr[i];
-	tally(m, p->step[step].side, local_cls(w->op),
+	tally(m, p->step[step].side, vd_op_cls(w->op),
 	      status == IBV_WC_SUCCESS, w->len);
 	tally_remote(m, p, step, w, status);
 }

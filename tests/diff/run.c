@@ -643,10 +643,9 @@ static void mark_undefined(struct run *r, struct side *sd,
 	}
 	if (wc->status == IBV_WC_SUCCESS)
 		return;
-	if (w->op == VD_READ || w->op == VD_CAS || w->op == VD_FADD)
+	if (vd_op_cls(w->op) == VD_CL_READ)
 		undefined(sd, w->loff, w->len);
-	else if (w->op == VD_WRITE || w->op == VD_WRITE_IMM ||
-		 w->op == VD_WRITE_MW || w->op == VD_ATOMIC_WRITE)
+	else if (vd_op_cls(w->op) == VD_CL_WRITE)
 		undefined(&r->s[sd == &r->s[0]], w->roff, w->len);
 }
 
@@ -715,9 +714,9 @@ static bool peer_up(const struct run *r, const struct side *peer)
  */
 static bool expects_recv(const struct run *r, const struct vd_wr *w)
 {
-	if (w->op == VD_WRITE_IMM)
-		return r->p->qpt != VD_UC || vd_uc_placed(w);
-	return w->op == VD_SEND || w->op == VD_SEND_IMM;
+	if (w->op == VD_WRITE_IMM && r->p->qpt == VD_UC)
+		return vd_uc_placed(w);
+	return vd_consumes_recv(w->op);
 }
 
 /*

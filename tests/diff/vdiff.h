@@ -113,6 +113,12 @@ static inline unsigned int vd_wr_index(uint64_t id)
 	return (unsigned int)(id & 0xff);
 }
 
+/* Whether @op consumes a receive at the peer. */
+static inline bool vd_consumes_recv(enum vd_op op)
+{
+	return op == VD_SEND || op == VD_SEND_IMM || op == VD_WRITE_IMM;
+}
+
 /*
  * Whether a UC peer that can receive places @w: its key is right, or it
  * moves no bytes and nobody checks the key.  UC drops the others without
@@ -166,7 +172,13 @@ const char *vd_op_name(enum vd_op op);
 const char *vd_qpt_name(enum vd_qpt qpt);
 void vd_print(const struct vd_prog *p, uint32_t keep, FILE *f);
 
-/* model.c: what the counters must hold; statuses are enum ibv_wc_status */
+/*
+ * model.c: what the counters must hold; statuses are enum ibv_wc_status.
+ * vd_op_cls() is the class a request counts in at its poster (VD_NCLS for
+ * none): which requests send, write (at the peer) or read (into the
+ * poster's buffer).
+ */
+enum vd_cls vd_op_cls(enum vd_op op);
 void vd_model_init(struct vd_model *m, const struct vd_prog *p);
 void vd_model_send(struct vd_model *m, const struct vd_prog *p,
 		   uint64_t wr_id, int status);

@@ -95,10 +95,10 @@ def main():
     s = socket.socket(socket.AF_INET, socket.SOCK_RAW, socket.IPPROTO_RAW)
     s.setsockopt(socket.IPPROTO_IP, socket.IP_HDRINCL, 1)
     if kind == 'read_then':
-        nums = [int(a, 0) for a in args[:5]]
-        bad = read(nums[0], int(args[5], 0), nums[2], nums[3] ^ 0x80, 8)
+        qpn, _, va, rkey = args[:4]
         first = packet(src, dst, 'read', args[:5])
-        again = with_icrc(ipv4(src, dst, bad + b'\0' * 4)[:-4])
+        again = packet(src, dst, 'read',
+                       [qpn, args[5], va, hex(int(rkey, 0) ^ 0x80), '8'])
         s.sendto(first, (dst, 0))
         for _ in range(int(args[6], 0)):
             s.sendto(again, (dst, 0))
