@@ -4,7 +4,7 @@
 # The performance benchmark: rdma_rxe against rxc in one VM boot.
 #
 #   bench/run.sh [--smoke | --profile [TESTS]] [--kernel stock|stock-6.12]
-#                [--rounds N] [--wire [--cpus N]]
+#                [--rounds N] [--wire [--cpus N] [--transfers]]
 #
 # Installs what it needs, builds rdma_rxc for the kernel (vm/kernels.sh
 # names it), librxc and rxc_bench, boots one VM and runs bench/guest.sh
@@ -21,11 +21,12 @@
 # --wire runs between two guests on one virtio link instead, with N vCPUs
 # each (default 1): vm/run-pair.sh boots both and bench/wire-guest.sh
 # runs the wire's tests and the middleware in them; the table then
-# compares the wire's figures, beside the link's TCP throughput.  Logs:
-# build/bench-results/KERNEL-wire-Ncpu/{a,b}/.
+# compares the wire's figures, beside the link's TCP throughput;
+# --transfers runs only the write, read and send transfers there.  Logs:
+# build/bench-results/KERNEL-wire-Ncpu[-transfers]/{a,b}/.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
-kernel=stock rounds=3 smoke=0 profile=0 ptests='' wire=0 cpus=1
+kernel=stock rounds=3 smoke=0 profile=0 ptests='' wire=0 cpus=1 transfers=0
 while [ $# -gt 0 ]; do
 	case $1 in
 	--smoke) smoke=1 ;;
@@ -39,6 +40,7 @@ while [ $# -gt 0 ]; do
 	--rounds) rounds=$2; shift ;;
 	--wire) wire=1 ;;
 	--cpus) cpus=$2; shift ;;
+	--transfers) transfers=1 ;;
 	*) sed -n '4,26p' "$0" >&2; exit 2 ;;
 	esac
 	shift
@@ -54,10 +56,12 @@ make -s -C "$top/userspace" lib
 make -s -C "$top/bench"
 if [ "$wire" = 1 ]; then
 	out=$top/build/bench-results/$kernel-wire-${cpus}cpu
+	[ "$transfers" = 0 ] || out=$out-transfers
 	"$top/vm/run-pair.sh" --kernel "$kernel" --guest-script "$top/bench/wire-guest.sh" \
 		--results "$out" --modules "$mods" --cpus "$cpus" \
 		--timeout $((smoke ? 1500 : 7200)) \
-		--env "BENCH_ROUNDS=$rounds" --env "BENCH_SMOKE=$smoke"
+		--env "BENCH_ROUNDS=$rounds" --env "BENCH_SMOKE=$smoke" \
+		--env "BENCH_TRANSFERS=$transfers"
 	echo "bench: $kernel kernel, two guests with $cpus vCPU(s) each, $(date -u +%F), $rounds rounds"
 	/usr/bin/python3 "$top/bench/report.py" "$out/a/bench.log"
 	exit 0

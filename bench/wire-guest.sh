@@ -16,7 +16,13 @@
 #
 # BENCH_SMOKE=1 (CI) divides every count by 100 and runs a few tests of
 # each kind, on rxc only, and the middleware rxc-rxc and rxc-rxe only;
-# its figures mean nothing.
+# its figures mean nothing.  BENCH_TRANSFERS=1 runs the write, read and
+# send transfers alone, without the middleware.
+#
+# Every rxc_bench run's log ends with what the port counters of its side
+# counted meanwhile ("# port counters:", those that moved): retransmits,
+# sequence NAKs and timeouts on the requester, duplicates on the
+# responder.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=../tests/guest/lib.sh
@@ -28,6 +34,7 @@ BIN=${RXC_REPO:-$here/..}/build/bench/rxc_bench
 LOG=$RESULTS/bench.log
 ROUNDS=${BENCH_ROUNDS:-3}
 SMOKE=${BENCH_SMOKE:-0}
+TRANSFERS=${BENCH_TRANSFERS:-0}
 DIV=1
 # What each round measures: path MTU:link MTU pairs, transfer sizes,
 # QP counts, counter and wake-up tests.  The smoke takes a few of each.
@@ -57,14 +64,30 @@ log_lines() {
 		"$3" >>"$LOG"
 }
 
+# port_counters DEV: DEV's port counters, a "name value" line each.
+port_counters() {
+	rdma statistic show link "$1/1" 2>/dev/null |
+		awk '{ for (i = 3; i < NF; i += 2) print $i, $(i + 1) }'
+}
+
+# counters_moved BEFORE AFTER: "name=delta" for each counter that moved.
+counters_moved() {
+	awk 'NR == FNR { v[$1] = $2; next }
+	     $2 != v[$1] { printf "%s%s=%d", sep, $1, $2 - v[$1]; sep = " " }
+	     END { print "" }' <(echo "$1") <(echo "$2")
+}
+
 # bench_pair DRV ROUND GID ARGS...: one rxc_bench run across the link.
 bench_pair() {
-	local drv=$1 r=$2 g=$3 p
+	local drv=$1 r=$2 g=$3 p before
 	shift 3
 	p=$(next_port)
+	before=$(port_counters "${drv}0")
 	wire_pair "$drv round $r: $*" 300 - true -- \
 		"$BIN" -d "${drv}0" -g "$g" -S -p "$p" "$@" -- \
 		"$BIN" -d "${drv}0" -g "$g" -C "$WIRE_PEER_IP" -p "$p" "$@"
+	echo "# port counters: $(counters_moved "$before" "$(port_counters "${drv}0")")" \
+		>>"$WIRE_OUT"
 	[ "$WIRE_ROLE" = b ] || log_lines "$drv" "$r" "$WIRE_OUT"
 }
 
@@ -115,6 +138,10 @@ round() {
 		done
 	done
 	wire_mtu 1500
+	if [ "$TRANSFERS" = 1 ]; then
+		driver_down "$drv" "down-$drv-$r"
+		return 0
+	fi
 	for s in $LATS; do
 		bench_pair "$drv" "$r" "$g" -t lat -s "$s" -n "$(n 2000)"
 	done
@@ -200,5 +227,6 @@ for ((r = 1; r <= ROUNDS; r++)); do
 done
 pairings="rxe-rxe rxc-rxc rxc-rxe rxe-rxc"
 [ "$SMOKE" = 1 ] && pairings="rxc-rxc rxc-rxe"
+[ "$TRANSFERS" = 0 ] || pairings=''
 for pr in $pairings; do middleware "${pr%-*}" "${pr#*-}"; done
 echo "bench: done, figures in $LOG"
