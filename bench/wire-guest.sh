@@ -125,10 +125,9 @@ driver_down() {	# driver_down DRV TAG
 	run "rmmod rdma_$1" 60 rmmod "rdma_$1"
 }
 
-# round DRV R: every rxc_bench measurement with DRV at both ends.
-round() {
-	local drv=$1 r=$2 g op s q t m
-	g=$(driver_up "$drv" "up-$drv-$r")
+# transfers DRV R GID: write, read and send at every size and path MTU.
+transfers() {
+	local drv=$1 r=$2 g=$3 op s m
 	for m in $MTUS; do
 		wire_mtu "${m#*:}"
 		for op in write read send; do
@@ -138,10 +137,11 @@ round() {
 		done
 	done
 	wire_mtu 1500
-	if [ "$TRANSFERS" = 1 ]; then
-		driver_down "$drv" "down-$drv-$r"
-		return 0
-	fi
+}
+
+# the_rest DRV R GID: latency, UD, QP counts, counters and wake-ups.
+the_rest() {
+	local drv=$1 r=$2 g=$3 s q t
 	for s in $LATS; do
 		bench_pair "$drv" "$r" "$g" -t lat -s "$s" -n "$(n 2000)"
 	done
@@ -156,6 +156,15 @@ round() {
 	for t in $WAKES; do
 		bench_pair "$drv" "$r" "$g" -t "$t" -s 8 -n "$(n 300)"
 	done
+}
+
+# round DRV R: every rxc_bench measurement with DRV at both ends (the
+# transfers alone with BENCH_TRANSFERS=1).
+round() {
+	local drv=$1 r=$2 g
+	g=$(driver_up "$drv" "up-$drv-$r")
+	transfers "$drv" "$r" "$g"
+	[ "$TRANSFERS" = 1 ] || the_rest "$drv" "$r" "$g"
 	driver_down "$drv" "down-$drv-$r"
 }
 
