@@ -308,6 +308,29 @@ peer_down() {
 
 # pair NAME CHECK [ARG...] -- SERVER-CMD... -- CLIENT-CMD...
 #
+# drop_first_copy DEV OPCODE PSN [PREFIX...]: on DEV's egress (run
+# behind PREFIX, e.g. a netns exec), drop the first IPv4 RoCEv2 packet
+# with that BTH opcode and PSN and let its resent copy pass: tc gact's
+# "determ pass 2" passes every second match and drops the others.
+# Fails where tc lacks clsact, u32 or gact.
+drop_first_copy() {
+	local dev=$1 op=$2 psn=$3
+	shift 3
+	"$@" /usr/sbin/tc qdisc add dev "$dev" clsact &&
+		"$@" /usr/sbin/tc filter add dev "$dev" egress protocol ip u32 \
+			match ip dport 4791 0xffff match u8 "$op" 0xff at 28 \
+			match u32 "$psn" 0x00ffffff at 36 \
+			action gact drop random determ pass 2
+}
+
+# dropped_copies DEV [PREFIX...]: packets drop_first_copy dropped on DEV
+dropped_copies() {
+	local dev=$1
+	shift
+	"$@" /usr/sbin/tc -s filter show dev "$dev" egress |
+		sed -n 's/.*(dropped \([0-9]*\),.*/\1/p'
+}
+
 # One test (after peer_up): starts the server (inside the peer namespace
 # for rxc), waits until it listens on TCP port $PORT (with WAIT=cm:
 # until "rdma resource" shows an rdma_cm listener on it), runs the

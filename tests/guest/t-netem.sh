@@ -117,22 +117,14 @@ check "$SRV_DEV noticed lost or duplicated packets" \
 # tc the first time only, while 7 more reads are in flight.  The next
 # read's responses arrive at once and show the loss: the requester must
 # ask again then, not at its retransmit timeout (exponent 20: 4.3 s).
-one_read_loss() {
-	"${SRV[@]}" $TC qdisc add dev veth1 clsact &&
-		"${SRV[@]}" $TC filter add dev veth1 egress protocol ip u32 \
-			match ip dport 4791 0xffff match u8 0x0f 0xff at 28 \
-			match u32 0x00001003 0x00ffffff at 36 \
-			action gact drop random determ pass 2
-}
-if ! one_read_loss; then
+if ! drop_first_copy veth1 0x0f 0x1003 "${SRV[@]}"; then
 	skip "a lost read response is asked for again at once" \
 		"no tc clsact, u32 or gact here"
 else
 	tmo0=$(hw_counter "$CLI_DEV" retransmit_timeouts)
 	win=8 tmo=20 xfer "rc_xfer: 16 RDMA READs of 4 KiB, one response lost" \
 		120 20 read 4096 16
-	dropped=$("${SRV[@]}" $TC -s filter show dev veth1 egress |
-		sed -n 's/.*(dropped \([0-9]*\),.*/\1/p')
+	dropped=$(dropped_copies veth1 "${SRV[@]}")
 	tmo1=$(hw_counter "$CLI_DEV" retransmit_timeouts)
 	echo "filter dropped ${dropped:-?}; $CLI_DEV retransmit_timeouts +$((tmo1 - tmo0))"
 	check "tc dropped the last response of the first read" test "${dropped:-0}" -ge 1
