@@ -627,6 +627,13 @@ void rxc_req_rewind(struct rxc_qp *qp, u32 psn)
 		req->psn = w->first_psn;
 	}
 	req->cur = i;
+	/*
+	 * Count the packets between ACK requests from here: the last one that
+	 * asked may lie a whole window ahead, and a resent window without an
+	 * ACK request gets no ACK from a responder that acknowledges only
+	 * what asks, as rdma_rxe does.
+	 */
+	req->ackreq_psn = rxc_psn_add(req->psn, RXC_PSN_MASK);
 	for (j = i; j != req->tail &&
 	     (req->wqe[j].started || req->wqe[j].local);
 	     j = rxc_q_next(j, mask)) {

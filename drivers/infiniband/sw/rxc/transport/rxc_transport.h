@@ -169,7 +169,8 @@ static_assert(sizeof(struct rxc_swqe) <= 128);
  * @psn: PSN of the next packet
  * @max_psn: the PSN after the highest ever sent; below it is a resend
  * @una: oldest PSN not yet acknowledged
- * @ackreq_psn: PSN of the last packet that asked for an ACK
+ * @ackreq_psn: PSN of the last packet that asked for an ACK, or the one
+ *		before a rewind's first
  * @rd_atomic: reads and atomics in flight
  * @retry_left: transport retries left before RETRY_EXC_ERR
  * @rnr_left: RNR retries left before RNR_RETRY_EXC_ERR
