@@ -51,7 +51,7 @@ trap '$TC qdisc del dev veth0 root 2>/dev/null || true; peer_cleanup' EXIT
 peer_up
 PORT=18900
 
-names="sent_packets retransmits retransmit_timeouts seq_naks_rcvd rcv_duplicates rcv_seq_errors"
+names="sent_packets retransmits retransmit_timeouts seq_naks_rcvd cwnd_shrinks rcv_duplicates rcv_seq_errors"
 declare -A before
 for c in $names; do before[$c]=$(hw_counter "$CLI_DEV" "$c"); done
 for c in rcv_duplicates rcv_seq_errors; do
@@ -109,6 +109,8 @@ check "$CLI_DEV sent packets" test "${delta[sent_packets]}" -gt 0
 check "$CLI_DEV retransmitted (retransmits moved)" test "${delta[retransmits]}" -gt 0
 check "$CLI_DEV saw sequence NAKs or retransmit timeouts" \
 	test $((delta[seq_naks_rcvd] + delta[retransmit_timeouts])) -gt 0
+check "$CLI_DEV cut its congestion window (cwnd_shrinks moved)" \
+	test "${delta[cwnd_shrinks]}" -gt 0
 check "$SRV_DEV noticed lost or duplicated packets" \
 	test $((delta[srv_rcv_seq_errors] + delta[srv_rcv_duplicates])) -gt 0
 

@@ -30,15 +30,25 @@
 static void rxc_comp_progress(struct rxc_qp *qp, u32 una)
 {
 	struct rxc_req *req = &qp->req;
+	s32 acked = rxc_psn_diff(una, req->una);
 
-	if (rxc_psn_diff(una, req->una) > 0)
+	if (acked > 0) {
 		req->una = una;
+		rxc_cwnd_acked(&req->cwnd, una, acked);
+	}
 	req->retry_left = qp->attr.retry_cnt;
 	req->rnr_left = qp->attr.rnr_retry;
 	/* A late ACK may cover packets a rewind was about to resend. */
 	if (rxc_psn_diff(req->una, req->psn) > 0)
 		rxc_req_rewind(qp, req->una);
 	rxc_req_arm_timer(qp);
+}
+
+/* A loss shows: the window halves, once per loss episode. */
+static void rxc_comp_loss(struct rxc_qp *qp)
+{
+	if (rxc_cwnd_loss(&qp->req.cwnd, qp->req.max_psn))
+		rxc_stat_inc(to_rdev(qp->ibqp.device), RXC_STAT_CWND_SHRINKS);
 }
 
 /* A response has finished @w. */
@@ -69,6 +79,7 @@ static void rxc_comp_resp_gap(struct rxc_qp *qp, struct rxc_swqe *w)
 	if (w->retry_psn == expect)
 		return;
 	w->retry_psn = expect;
+	rxc_comp_loss(qp);
 	rxc_req_rewind(qp, expect);
 }
 
@@ -173,6 +184,7 @@ static void rxc_comp_nak(struct rxc_qp *qp, u32 psn, u8 code)
 	if (code == RXC_NAK_PSN_SEQ) {
 		/* From the oldest gap: a response lost before @psn included. */
 		rxc_stat_inc(rxc, RXC_STAT_SEQ_NAKS_RCVD);
+		rxc_comp_loss(qp);
 		rxc_req_rewind(qp, qp->req.una);
 		return;
 	}

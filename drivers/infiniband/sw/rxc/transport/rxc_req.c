@@ -17,8 +17,10 @@
 #include "rxc_transport.h"
 #include "verbs/rxc_verbs.h"
 
-/* Unacknowledged PSNs in flight, and packets between two ACK requests. */
-#define RXC_MAX_INFLIGHT	128
+/*
+ * Packets between two ACK requests, at most; a smaller window asks twice
+ * in each window (rxc_req_ackreq()).
+ */
 #define RXC_ACKREQ_INTERVAL	32
 /*
  * The retransmit timeout never goes below this: a software peer under
@@ -294,6 +296,7 @@ void rxc_req_start(struct rxc_qp *qp)
 	req->max_psn = req->psn;
 	req->una = req->psn;
 	req->ackreq_psn = req->psn;
+	rxc_cwnd_init(&req->cwnd, rxc_qp_mtu(qp));
 	req->retry_left = qp->attr.retry_cnt;
 	req->rnr_left = qp->attr.rnr_retry;
 	req->cur = qp->sq.q.cons;
@@ -384,6 +387,18 @@ static u32 rxc_req_payload(const struct rxc_swqe *w, u32 off, u32 mtu)
 	return min(w->length - off, mtu);
 }
 
+/*
+ * Does a packet that is not the last of its message ask for an ACK?  Some
+ * packet of every window must, since rdma_rxe acknowledges only those
+ * that ask, and a window of packets that do not waits for the timer.
+ */
+static bool rxc_req_ackreq(const struct rxc_req *req)
+{
+	s32 every = clamp_t(s32, req->cwnd.size / 2, 1, RXC_ACKREQ_INTERVAL);
+
+	return rxc_psn_diff(req->psn, req->ackreq_psn) >= every;
+}
+
 /**
  * rxc_req_send_pkt - send the next packet of @w
  * @qp: the QP
@@ -414,9 +429,7 @@ static bool rxc_req_send_pkt(struct rxc_qp *qp, struct rxc_swqe *w, u32 mtu)
 	}
 	info = rxc_opcode_info(opcode);
 	last = pos == RXC_POS_LAST || pos == RXC_POS_ONLY;
-	ackreq = qp->ibqp.qp_type == IB_QPT_RC &&
-		 (last || rxc_psn_diff(req->psn, req->ackreq_psn) >=
-			  RXC_ACKREQ_INTERVAL);
+	ackreq = qp->ibqp.qp_type == IB_QPT_RC && (last || rxc_req_ackreq(req));
 
 	skb = rxc_pkt_new(rxc, rxc_swqe_av(qp, w), info->hdr_len + n + pad);
 	if (!skb)
@@ -493,7 +506,7 @@ static void rxc_req_next_wqe(struct rxc_qp *qp, struct rxc_swqe *w)
 static bool rxc_req_window_full(struct rxc_qp *qp)
 {
 	return qp->ibqp.qp_type == IB_QPT_RC &&
-	       rxc_psn_diff(qp->req.psn, qp->req.una) >= RXC_MAX_INFLIGHT;
+	       rxc_cwnd_full(&qp->req.cwnd, qp->req.psn, qp->req.una);
 }
 
 /* Execute a work request that sends nothing: LOCAL_INV or BIND_MW. */
@@ -687,6 +700,8 @@ void rxc_req_timeout(struct rxc_qp *qp)
 	if (time_before(jiffies, req->retrans_timer.expires))
 		return;
 	rxc_stat_inc(rxc, RXC_STAT_RETRANSMIT_TIMEOUTS);
+	rxc_cwnd_timeout(&req->cwnd, req->max_psn);
+	rxc_stat_inc(rxc, RXC_STAT_CWND_SHRINKS);
 	if (!rxc_req_use_retry(&req->retry_left, qp->attr.retry_cnt)) {
 		rxc_stat_inc(rxc, RXC_STAT_RETRY_EXCEEDED);
 		rxc_dbg_qp(qp, "no ACK after %u retries\n", qp->attr.retry_cnt);

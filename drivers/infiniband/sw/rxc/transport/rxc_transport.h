@@ -21,6 +21,7 @@
 
 #include "net/rxc_hdr.h"
 #include "net/rxc_net.h"
+#include "transport/rxc_cwnd.h"
 #include "transport/rxc_opcode.h"
 
 struct rxc_qp;
@@ -169,6 +170,7 @@ static_assert(sizeof(struct rxc_swqe) <= 128);
  * @psn: PSN of the next packet
  * @max_psn: the PSN after the highest ever sent; below it is a resend
  * @una: oldest PSN not yet acknowledged
+ * @cwnd: how far past @una the requester may send (RC)
  * @ackreq_psn: PSN of the last packet that asked for an ACK, or the one
  *		before a rewind's first
  * @rd_atomic: reads and atomics in flight
@@ -190,6 +192,7 @@ struct rxc_req {
 	u32 psn;
 	u32 max_psn;
 	u32 una;
+	struct rxc_cwnd cwnd;
 	u32 ackreq_psn;
 	u32 rd_atomic;
 	u8 retry_left;
