@@ -13,7 +13,7 @@ struct cwnd_step {
 	u32 psn;	/* LOSS, TIMEOUT: max_psn; ACKED: the new una */
 	u32 n;		/* ACKED: PSNs newly acknowledged */
 	u32 size;	/* the window after it */
-	bool cut;	/* LOSS: rxc_cwnd_loss() reports a cut */
+	bool cut;	/* LOSS, TIMEOUT: the call reports a cut */
 };
 
 /* Play @steps on a new window for @mtu, checking the size after each. */
@@ -34,7 +34,8 @@ static void cwnd_play(struct kunit *test, u32 mtu,
 			KUNIT_EXPECT_EQ_MSG(test, cut, s->cut, "step %d", i);
 			break;
 		case TIMEOUT:
-			rxc_cwnd_timeout(&c, s->psn);
+			cut = rxc_cwnd_timeout(&c, s->psn);
+			KUNIT_EXPECT_EQ_MSG(test, cut, s->cut, "step %d", i);
 			break;
 		case ACKED:
 			rxc_cwnd_acked(&c, s->psn, s->n);
@@ -80,7 +81,7 @@ static void a_loss_halves_the_window_once_per_episode(struct kunit *test)
 static void the_window_does_not_grow_inside_an_episode(struct kunit *test)
 {
 	static const struct cwnd_step steps[] = {
-		{ TIMEOUT, 500, 0, 16 },
+		{ TIMEOUT, 500, 0, 16, true },
 		{ ACKED, 499, 400, 16 },
 		{ LOSS, 510, 0, 16, false },
 	};
@@ -95,7 +96,8 @@ static void losses_never_cut_below_the_floor(struct kunit *test)
 		{ LOSS, 20, 0, 32, true }, { ACKED, 20, 10, 32 },
 		{ LOSS, 30, 0, 16, true }, { ACKED, 30, 10, 16 },
 		{ LOSS, 40, 0, 16, false }, { ACKED, 40, 10, 16 },
-		{ TIMEOUT, 50, 0, 16 },
+		/* At the floor, a timeout cuts nothing. */
+		{ TIMEOUT, 50, 0, 16, false },
 	};
 
 	cwnd_play(test, 4096, steps, ARRAY_SIZE(steps));
@@ -104,7 +106,7 @@ static void losses_never_cut_below_the_floor(struct kunit *test)
 static void a_timeout_restarts_from_the_floor_then_slow_starts(struct kunit *test)
 {
 	static const struct cwnd_step steps[] = {
-		{ TIMEOUT, 300, 0, 16 },
+		{ TIMEOUT, 300, 0, 16, true },
 		/* The episode ends: one PSN per PSN acknowledged, up to 64. */
 		{ ACKED, 300, 20, 36 },
 		{ ACKED, 340, 40, 64 },

@@ -75,12 +75,17 @@ EXPORT_SYMBOL_IF_KUNIT(rxc_cwnd_loss);
  *
  * A timeout inside an episode halves the threshold again: the halved
  * window was still too large, or its resent packets were lost too.
+ *
+ * Return: true if the window shrank, false if it was at the floor.
  */
-void rxc_cwnd_timeout(struct rxc_cwnd *c, u32 max_psn)
+bool rxc_cwnd_timeout(struct rxc_cwnd *c, u32 max_psn)
 {
+	u32 old = c->size;
+
 	c->ssthresh = max(c->size / 2, c->floor);
 	c->size = c->floor;
 	rxc_cwnd_episode(c, max_psn);
+	return c->size < old;
 }
 EXPORT_SYMBOL_IF_KUNIT(rxc_cwnd_timeout);
 

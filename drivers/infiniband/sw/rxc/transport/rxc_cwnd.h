@@ -37,7 +37,7 @@ struct rxc_cwnd {
 
 void rxc_cwnd_init(struct rxc_cwnd *c, u32 mtu);
 bool rxc_cwnd_loss(struct rxc_cwnd *c, u32 max_psn);
-void rxc_cwnd_timeout(struct rxc_cwnd *c, u32 max_psn);
+bool rxc_cwnd_timeout(struct rxc_cwnd *c, u32 max_psn);
 void rxc_cwnd_acked(struct rxc_cwnd *c, u32 una, u32 n);
 bool rxc_cwnd_full(const struct rxc_cwnd *c, u32 psn, u32 una);
 

@@ -700,8 +700,8 @@ void rxc_req_timeout(struct rxc_qp *qp)
 	if (time_before(jiffies, req->retrans_timer.expires))
 		return;
 	rxc_stat_inc(rxc, RXC_STAT_RETRANSMIT_TIMEOUTS);
-	rxc_cwnd_timeout(&req->cwnd, req->max_psn);
-	rxc_stat_inc(rxc, RXC_STAT_CWND_SHRINKS);
+	if (rxc_cwnd_timeout(&req->cwnd, req->max_psn))
+		rxc_stat_inc(rxc, RXC_STAT_CWND_SHRINKS);
 	if (!rxc_req_use_retry(&req->retry_left, qp->attr.retry_cnt)) {
 		rxc_stat_inc(rxc, RXC_STAT_RETRY_EXCEEDED);
 		rxc_dbg_qp(qp, "no ACK after %u retries\n", qp->attr.retry_cnt);
