@@ -22,8 +22,10 @@
 # each (default 1): vm/run-pair.sh boots both and bench/wire-guest.sh
 # runs the wire's tests and the middleware in them; the table then
 # compares the wire's figures, beside the link's TCP throughput;
-# --transfers runs only the write, read and send transfers there.  Logs:
-# build/bench-results/KERNEL-wire-Ncpu[-transfers]/{a,b}/.
+# --transfers runs only the write, read and send transfers there, and
+# the environment's BENCH_OPS ("write read send"), BENCH_SIZES ("8 4096
+# 65536") and BENCH_MTUS ("1024:1500 4096:9000", path:link) narrow them.
+# Logs: build/bench-results/KERNEL-wire-Ncpu[-transfers]/{a,b}/.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 kernel=stock rounds=3 smoke=0 profile=0 ptests='' wire=0 cpus=1 transfers=0
@@ -41,7 +43,7 @@ while [ $# -gt 0 ]; do
 	--wire) wire=1 ;;
 	--cpus) cpus=$2; shift ;;
 	--transfers) transfers=1 ;;
-	*) sed -n '4,26p' "$0" >&2; exit 2 ;;
+	*) sed -n '4,28p' "$0" >&2; exit 2 ;;
 	esac
 	shift
 done
@@ -61,7 +63,8 @@ if [ "$wire" = 1 ]; then
 		--results "$out" --modules "$mods" --cpus "$cpus" \
 		--timeout $((smoke ? 1500 : 7200)) \
 		--env "BENCH_ROUNDS=$rounds" --env "BENCH_SMOKE=$smoke" \
-		--env "BENCH_TRANSFERS=$transfers"
+		--env "BENCH_TRANSFERS=$transfers" --env "BENCH_MTUS=${BENCH_MTUS:-}" \
+		--env "BENCH_OPS=${BENCH_OPS:-}" --env "BENCH_SIZES=${BENCH_SIZES:-}"
 	echo "bench: $kernel kernel, two guests with $cpus vCPU(s) each, $(date -u +%F), $rounds rounds"
 	/usr/bin/python3 "$top/bench/report.py" "$out/a/bench.log"
 	exit 0

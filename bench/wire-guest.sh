@@ -36,9 +36,12 @@ ROUNDS=${BENCH_ROUNDS:-3}
 SMOKE=${BENCH_SMOKE:-0}
 TRANSFERS=${BENCH_TRANSFERS:-0}
 DIV=1
-# What each round measures: path MTU:link MTU pairs, transfer sizes,
-# QP counts, counter and wake-up tests.  The smoke takes a few of each.
-MTUS="1024:1500 4096:9000" SIZES="8 4096 65536" QPS="1 4 16" LATS="8 4096"
+# What each round measures: path MTU:link MTU pairs, transfer operations
+# and sizes, QP counts, counter and wake-up tests.  The smoke takes a few
+# of each.  BENCH_MTUS, BENCH_OPS and BENCH_SIZES narrow the transfers,
+# to look at one of them more closely.
+MTUS=${BENCH_MTUS:-"1024:1500 4096:9000"} OPS=${BENCH_OPS:-"write read send"}
+SIZES=${BENCH_SIZES:-"8 4096 65536"} QPS="1 4 16" LATS="8 4096"
 CNTRS="cntr_unsig cntr_base cntr_sig cntr_sig cntr_base"
 WAKES="wake_wait wake_notify wake_cq"
 DRIVERS="rxe rxc"
@@ -130,7 +133,7 @@ transfers() {
 	local drv=$1 r=$2 g=$3 op s m
 	for m in $MTUS; do
 		wire_mtu "${m#*:}"
-		for op in write read send; do
+		for op in $OPS; do
 			for s in $SIZES; do
 				bench_pair "$drv" "$r" "$g" -t "$op" -s "$s" -m "${m%:*}" -n "$(sized "$s")"
 			done
