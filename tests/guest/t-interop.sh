@@ -264,33 +264,38 @@ check "$RXC retransmitted under loss" test "$(counter retransmits)" -gt "$before
 run "remove netem from $A" 30 $TC qdisc del dev "$A" root
 run "remove netem from $B" 30 "${FAR[@]}" $TC qdisc del dev "$B" root
 
+# Resends from the oldest unacknowledged PSN that no NAK asked for.
+resends() {
+	echo $(($(counter retransmit_probes) + $(counter retransmit_timeouts)))
+}
+
 # A lost packet in the middle of a long RDMA WRITE to rdma_rxe, which
 # acknowledges only the packets that ask for it.  rc_xfer writes four
 # 512 KiB messages at MTU 1024 from PSN 0x1000; packets 0x1020, 0x1040...
 # ask for an ACK.  PSN 0x1021, the first after an ACK, is lost the first
 # time, and so is rdma_rxe's sequence NAK for it: rxc fills its window of
-# 128 PSNs (to 0x10a0, the last to ask) and its retransmit timer
-# (exponent 20: 4.3 s) sends the window again.  The resent window must
-# ask for an ACK itself, or a second timeout follows.
+# 128 PSNs (to 0x10a0, the last to ask), and a tail-loss probe (or the
+# retransmit timer, exponent 20: 4.3 s) sends the window again.  The
+# resent window must ask for an ACK itself, or a second resend follows.
 long_write_loss() {
-	local name="a packet and its NAK lost in a long RDMA WRITE" tmo0 tmo1 d1 d2
+	local name="a packet and its NAK lost in a long RDMA WRITE" r0 r1 d1 d2
 	direction rxc ipv4
 	if ! drop_first_copy "$B" 0x07 0x1021 "${FAR[@]}" ||
 	   ! drop_first_copy "$A" 0x11 0x1021; then
 		skip "$LABEL: $name" "no tc clsact, u32 or gact here"
 		return 0
 	fi
-	tmo0=$(counter retransmit_timeouts)
+	r0=$(resends)
 	pair "$LABEL: rc_xfer -o write -s 524288, $name" chk_xfer -- \
 		"$xfer" -d "$SRV_DEV" -g "$SRV_GID" -p "$PORT" -o write -s 524288 -n 4 -w 1 -t 20 -T $((50 * SLOW)) -- \
 		"${CLI[@]}" "$xfer" -d "$CLI_DEV" -g "$CLI_GID" -p "$PORT" -o write -s 524288 -n 4 -w 1 -t 20 -T $((50 * SLOW)) "$SRV_IP"
 	d1=$(dropped_copies "$B" "${FAR[@]}") d2=$(dropped_copies "$A")
-	tmo1=$(counter retransmit_timeouts)
-	echo "filters dropped ${d1:-?} and ${d2:-?}; $RXC retransmit_timeouts +$((tmo1 - tmo0))"
+	r1=$(resends)
+	echo "filters dropped ${d1:-?} and ${d2:-?}; $RXC probes and timeouts +$((r1 - r0))"
 	check "tc dropped PSN 0x1021 of the first write and its NAK" \
 		test "${d1:-0}" -ge 1 -a "${d2:-0}" -ge 1
-	check "$RXC resent the window asking for an ACK: one retransmit timeout" \
-		test $((tmo1 - tmo0)) -le 1
+	check "$RXC resent the window asking for an ACK: one probe or timeout" \
+		test $((r1 - r0)) -le 1
 	run "remove the drop filters" 30 sh -c \
 		"${FAR[*]} $TC qdisc del dev $B clsact && $TC qdisc del dev $A clsact"
 }

@@ -114,24 +114,53 @@ check "$CLI_DEV cut its congestion window (cwnd_shrinks moved)" \
 check "$SRV_DEV noticed lost or duplicated packets" \
 	test $((delta[srv_rcv_seq_errors] + delta[srv_rcv_duplicates])) -gt 0
 
-# One read response lost: the last of the first read (PSN 0x1003, rc_xfer
-# starts at 0x1000, a 4 KiB read is 4 packets at MTU 1024), dropped by
-# tc the first time only, while 7 more reads are in flight.  The next
-# read's responses arrive at once and show the loss: the requester must
-# ask again then, not at its retransmit timeout (exponent 20: 4.3 s).
-if ! drop_first_copy veth1 0x0f 0x1003 "${SRV[@]}"; then
-	skip "a lost read response is asked for again at once" \
-		"no tc clsact, u32 or gact here"
-else
-	tmo0=$(hw_counter "$CLI_DEV" retransmit_timeouts)
-	win=8 tmo=20 xfer "rc_xfer: 16 RDMA READs of 4 KiB, one response lost" \
-		120 20 read 4096 16
+# lost_tail OP SIZE OPCODE PSN WHAT [probe]: 16 RC operations OP of
+# SIZE bytes, 8 in flight (rc_xfer starts at PSN 0x1000, MTU 1024), with
+# the server's packet OPCODE at PSN dropped by tc the first time only.
+# The client must recover without its retransmit timeout (exponent 20:
+# 4.3 s); with "probe", by tail-loss probes (retransmit_probes moves) of
+# one packet each: the server sees no more duplicates than probes, where
+# resending from the oldest unacknowledged PSN would show it every packet
+# of the last message again.
+lost_tail() {
+	local op=$1 size=$2 opcode=$3 psn=$4 what=$5 c dropped
+	local -A d0 d1
+	if ! drop_first_copy veth1 "$opcode" "$psn" "${SRV[@]}"; then
+		skip "$what" "no tc clsact, u32 or gact here"
+		return 0
+	fi
+	for c in retransmit_timeouts retransmit_probes; do
+		d0[$c]=$(hw_counter "$CLI_DEV" "$c")
+	done
+	d0[dups]=$(hw_counter "$SRV_DEV" rcv_duplicates)
+	win=8 tmo=20 xfer "rc_xfer: 16 RDMA ${op^^}s of $size bytes, packet $psn lost" \
+		120 20 "$op" "$size" 16
 	dropped=$(dropped_copies veth1 "${SRV[@]}")
-	tmo1=$(hw_counter "$CLI_DEV" retransmit_timeouts)
-	echo "filter dropped ${dropped:-?}; $CLI_DEV retransmit_timeouts +$((tmo1 - tmo0))"
-	check "tc dropped the last response of the first read" test "${dropped:-0}" -ge 1
-	check "the requester asked for it again without a timeout" test "$tmo1" -eq "$tmo0"
+	for c in retransmit_timeouts retransmit_probes; do
+		d1[$c]=$(($(hw_counter "$CLI_DEV" "$c") - d0[$c]))
+	done
+	d1[dups]=$(($(hw_counter "$SRV_DEV" rcv_duplicates) - d0[dups]))
+	echo "filter dropped ${dropped:-?}; $CLI_DEV retransmit_timeouts" \
+		"+${d1[retransmit_timeouts]}, retransmit_probes" \
+		"+${d1[retransmit_probes]}; $SRV_DEV rcv_duplicates +${d1[dups]}"
+	check "tc dropped packet $psn" test "${dropped:-0}" -ge 1
+	check "$what" test "${d1[retransmit_timeouts]}" -eq 0
+	if [ "${6:-}" = probe ]; then
+		check "a tail-loss probe found it (retransmit_probes moved)" \
+			test "${d1[retransmit_probes]}" -gt 0
+		check "each probe sent one packet (duplicates <= probes)" \
+			test "${d1[dups]}" -le "${d1[retransmit_probes]}"
+	fi
 	run "remove the drop filter" 30 "${SRV[@]}" $TC qdisc del dev veth1 clsact
-fi
+}
+# READ_RESPONSE_LAST (0x0f) of the first read: the next read's responses
+# arrive at once and show the gap, so the client asks again then.
+lost_tail read 4096 0x0f 0x1003 "a lost read response is asked for again at once"
+# The last read's: nothing follows it to show the gap.
+lost_tail read 4096 0x0f 0x103f \
+	"the last read's lost last response is asked for again" probe
+# The ACK (0x11) of the last 16 KiB write, 16 packets: the server had
+# everything, and one packet asking for an ACK is all it needs to say so.
+lost_tail write 16384 0x11 0x10ff "the last write's lost ACK is asked for again" probe
 
 peer_down

@@ -9,6 +9,8 @@
  *
  * Runs in the QP task only (rxc_task.c).
  */
+#include <linux/sched/clock.h>
+
 #include "rxc.h"
 #include "rxc_opcode.h"
 #include "rxc_transport.h"
@@ -35,6 +37,7 @@ static void rxc_comp_progress(struct rxc_qp *qp, u32 una)
 	if (acked > 0) {
 		req->una = una;
 		rxc_cwnd_acked(&req->cwnd, una, acked);
+		rxc_rto_acked(&req->rto, una, local_clock());
 	}
 	req->retry_left = qp->attr.retry_cnt;
 	req->rnr_left = qp->attr.rnr_retry;

@@ -11,6 +11,7 @@
  * Runs in the QP task only (rxc_task.c); the timers just wake the task.
  */
 #include <linux/jiffies.h>
+#include <linux/sched/clock.h>
 
 #include "rxc.h"
 #include "rxc_opcode.h"
@@ -272,19 +273,34 @@ static unsigned long rxc_retrans_jiffies(u8 timeout)
 	return max(nsecs_to_jiffies(ns), msecs_to_jiffies(RXC_MIN_RETRANS_MS));
 }
 
-/* (Re)start the retransmit timer; a timeout of 0 means never (IBA). */
+/* When the local ACK timeout of the current wait expires. */
+static unsigned long rxc_req_wait_end(struct rxc_qp *qp)
+{
+	return qp->req.wait_start + rxc_retrans_jiffies(qp->attr.timeout);
+}
+
+/* The timer fires for the next probe, or at the local ACK timeout. */
+static void rxc_req_set_timer(struct rxc_qp *qp)
+{
+	unsigned long end = rxc_req_wait_end(qp), probe;
+	u32 us = rxc_rto_probe_us(&qp->req.rto);
+
+	probe = jiffies + usecs_to_jiffies(us);
+	mod_timer(&qp->req.retrans_timer,
+		  us && time_before(probe, end) ? probe : end);
+}
+
+/* Start a wait for progress; a timeout of 0 means never (IBA). */
 void rxc_req_arm_timer(struct rxc_qp *qp)
 {
-	u8 timeout = qp->attr.timeout;
-
-	if (qp->ibqp.qp_type != IB_QPT_RC || !timeout)
+	if (qp->ibqp.qp_type != IB_QPT_RC || !qp->attr.timeout)
 		return;
 	if (qp->req.una == qp->req.psn) {
 		del_timer(&qp->req.retrans_timer);
 		return;
 	}
-	mod_timer(&qp->req.retrans_timer,
-		  jiffies + rxc_retrans_jiffies(timeout));
+	qp->req.wait_start = jiffies;
+	rxc_req_set_timer(qp);
 }
 
 /* Entering RTS: start the send queue at sq_psn. */
@@ -297,6 +313,7 @@ void rxc_req_start(struct rxc_qp *qp)
 	req->una = req->psn;
 	req->ackreq_psn = req->psn;
 	rxc_cwnd_init(&req->cwnd, rxc_qp_mtu(qp));
+	req->rto = (struct rxc_rto){};
 	req->retry_left = qp->attr.retry_cnt;
 	req->rnr_left = qp->attr.rnr_retry;
 	req->cur = qp->sq.q.cons;
@@ -404,10 +421,12 @@ static bool rxc_req_ackreq(const struct rxc_req *req)
  * @qp: the QP
  * @w: the WQE at the cursor
  * @mtu: the path MTU
+ * @ask: ask for an ACK, whatever the interval
  *
  * Return: false when the WQE failed locally (it is then DONE).
  */
-static bool rxc_req_send_pkt(struct rxc_qp *qp, struct rxc_swqe *w, u32 mtu)
+static bool rxc_req_send_pkt(struct rxc_qp *qp, struct rxc_swqe *w, u32 mtu,
+			     bool ask)
 {
 	struct rxc_dev *rxc = to_rdev(qp->ibqp.device);
 	struct rxc_req *req = &qp->req;
@@ -429,7 +448,8 @@ static bool rxc_req_send_pkt(struct rxc_qp *qp, struct rxc_swqe *w, u32 mtu)
 	}
 	info = rxc_opcode_info(opcode);
 	last = pos == RXC_POS_LAST || pos == RXC_POS_ONLY;
-	ackreq = qp->ibqp.qp_type == IB_QPT_RC && (last || rxc_req_ackreq(req));
+	ackreq = qp->ibqp.qp_type == IB_QPT_RC &&
+		 (ask || last || rxc_req_ackreq(req));
 
 	skb = rxc_pkt_new(rxc, rxc_swqe_av(qp, w), info->hdr_len + n + pad);
 	if (!skb)
@@ -449,6 +469,8 @@ static bool rxc_req_send_pkt(struct rxc_qp *qp, struct rxc_swqe *w, u32 mtu)
 		req->ackreq_psn = req->psn;
 	if (rxc_psn_diff(req->psn, req->max_psn) < 0)
 		rxc_stat_inc(rxc, RXC_STAT_RETRANSMITS);
+	else if (qp->ibqp.qp_type == IB_QPT_RC)
+		rxc_rto_sent(&req->rto, req->psn, local_clock());
 	rxc_qp_send_pkt(qp, rxc_swqe_av(qp, w), skb);
 	return true;
 }
@@ -558,7 +580,7 @@ static bool rxc_req_step(struct rxc_qp *qp, u32 mtu)
 			return false;
 		rxc_req_start_wqe(qp, w, mtu);
 	}
-	if (!rxc_req_send_pkt(qp, w, mtu))
+	if (!rxc_req_send_pkt(qp, w, mtu, false))
 		return true;
 
 	if (rxc_swqe_needs_response(w) ||
@@ -606,28 +628,30 @@ int rxc_req_run(struct rxc_qp *qp, int budget)
 }
 
 /*
- * Resend from @psn: find the WQE holding it and put the cursor there.
+ * Put the cursor on @psn, in the first unacknowledged WQE that holds it.
  * Reads resume after the responses already placed.
+ *
+ * Return: that WQE, or NULL if none holds @psn.
  */
-void rxc_req_rewind(struct rxc_qp *qp, u32 psn)
+static struct rxc_swqe *rxc_req_seek(struct rxc_qp *qp, u32 psn)
 {
 	struct rxc_req *req = &qp->req;
 	u32 mask = qp->sq.q.mask, mtu = rxc_qp_mtu(qp);
 	struct rxc_swqe *w = NULL;
-	u32 i, j;
+	u32 i;
 
 	for (i = qp->sq.q.cons; i != req->tail; i = rxc_q_next(i, mask)) {
 		w = &req->wqe[i];
 		if (w->local)
 			continue;
 		if (!w->started)
-			return;
+			return NULL;
 		if (w->state != RXC_SWQE_DONE &&
 		    rxc_psn_diff(psn, w->last_psn) <= 0)
 			break;
 	}
 	if (i == req->tail)
-		return;
+		return NULL;
 
 	if (w->op == RXC_REQ_READ) {
 		req->cur_off = w->resp_bytes;
@@ -640,6 +664,18 @@ void rxc_req_rewind(struct rxc_qp *qp, u32 psn)
 		req->psn = w->first_psn;
 	}
 	req->cur = i;
+	return w;
+}
+
+/* Resend from @psn: everything from the WQE holding it goes out again. */
+void rxc_req_rewind(struct rxc_qp *qp, u32 psn)
+{
+	struct rxc_req *req = &qp->req;
+	u32 j;
+
+	if (!rxc_req_seek(qp, psn))
+		return;
+	rxc_rto_rewound(&req->rto);
 	/*
 	 * Count the packets between ACK requests from here: the last one that
 	 * asked may lie a whole window ahead, and a resent window without an
@@ -647,9 +683,9 @@ void rxc_req_rewind(struct rxc_qp *qp, u32 psn)
 	 * what asks, as rdma_rxe does.
 	 */
 	req->ackreq_psn = rxc_psn_add(req->psn, RXC_PSN_MASK);
-	for (j = i; j != req->tail &&
+	for (j = req->cur; j != req->tail &&
 	     (req->wqe[j].started || req->wqe[j].local);
-	     j = rxc_q_next(j, mask)) {
+	     j = rxc_q_next(j, qp->sq.q.mask)) {
 		if (req->wqe[j].state == RXC_SWQE_SENT)
 			req->wqe[j].state = RXC_SWQE_QUEUED;
 	}
@@ -681,7 +717,37 @@ static bool rxc_req_use_retry(u8 *left, u8 limit)
 	return true;
 }
 
-/* The retransmit timer fired: resend everything unacknowledged. */
+/*
+ * No progress for a probe's wait (rxc_rto.c): send the last packet sent
+ * once more, asking for an ACK, and wait twice as long for the next probe.
+ * The responder's answer shows where it stands: an ACK of everything if
+ * only ACKs were lost, a sequence NAK if packets before it were, the
+ * missing responses if it re-requests a read.  One packet, not the window:
+ * a probe that fires while responses are merely slow must not make the
+ * peer answer every read in flight again.  The cursor stays where it was,
+ * and no retry is spent.
+ */
+static void rxc_req_probe(struct rxc_qp *qp)
+{
+	struct rxc_req *req = &qp->req;
+	u32 cur = req->cur, off = req->cur_off, psn = req->psn;
+	u32 ackreq_psn = req->ackreq_psn;
+	struct rxc_swqe *w;
+
+	rxc_stat_inc(to_rdev(qp->ibqp.device), RXC_STAT_RETRANSMIT_PROBES);
+	req->rto.probes++;
+	rxc_rto_rewound(&req->rto);
+	w = rxc_req_seek(qp, rxc_psn_add(req->max_psn, RXC_PSN_MASK));
+	if (w)
+		rxc_req_send_pkt(qp, w, rxc_qp_mtu(qp), true);
+	req->cur = cur;
+	req->cur_off = off;
+	req->psn = psn;
+	req->ackreq_psn = ackreq_psn;
+	rxc_req_set_timer(qp);
+}
+
+/* The retransmit timer fired: probe, or resend after a local ACK timeout. */
 void rxc_req_timeout(struct rxc_qp *qp)
 {
 	struct rxc_dev *rxc = to_rdev(qp->ibqp.device);
@@ -699,6 +765,10 @@ void rxc_req_timeout(struct rxc_qp *qp)
 	 */
 	if (time_before(jiffies, req->retrans_timer.expires))
 		return;
+	if (time_before(jiffies, rxc_req_wait_end(qp))) {
+		rxc_req_probe(qp);
+		return;
+	}
 	rxc_stat_inc(rxc, RXC_STAT_RETRANSMIT_TIMEOUTS);
 	if (rxc_cwnd_timeout(&req->cwnd, req->max_psn))
 		rxc_stat_inc(rxc, RXC_STAT_CWND_SHRINKS);

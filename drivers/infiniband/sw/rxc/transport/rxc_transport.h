@@ -23,6 +23,7 @@
 #include "net/rxc_net.h"
 #include "transport/rxc_cwnd.h"
 #include "transport/rxc_opcode.h"
+#include "transport/rxc_rto.h"
 
 struct rxc_qp;
 
@@ -171,6 +172,9 @@ static_assert(sizeof(struct rxc_swqe) <= 128);
  * @max_psn: the PSN after the highest ever sent; below it is a resend
  * @una: oldest PSN not yet acknowledged
  * @cwnd: how far past @una the requester may send (RC)
+ * @rto: the round-trip estimate, for probes (RC)
+ * @wait_start: jiffies when the wait for progress began: the local ACK
+ *		timeout counts from here, probes come sooner
  * @ackreq_psn: PSN of the last packet that asked for an ACK, or the one
  *		before a rewind's first
  * @rd_atomic: reads and atomics in flight
@@ -193,6 +197,8 @@ struct rxc_req {
 	u32 max_psn;
 	u32 una;
 	struct rxc_cwnd cwnd;
+	struct rxc_rto rto;
+	unsigned long wait_start;
 	u32 ackreq_psn;
 	u32 rd_atomic;
 	u8 retry_left;

@@ -27,6 +27,7 @@ static const struct rdma_stat_desc rxc_stat_descs[RXC_NUM_STATS] = {
 	[RXC_STAT_SEND_ERRORS].name = "send_errors",
 	[RXC_STAT_RETRANSMITS].name = "retransmits",
 	[RXC_STAT_RETRANSMIT_TIMEOUTS].name = "retransmit_timeouts",
+	[RXC_STAT_RETRANSMIT_PROBES].name = "retransmit_probes",
 	[RXC_STAT_RETRY_EXCEEDED].name = "retry_exceeded",
 	[RXC_STAT_CWND_SHRINKS].name = "cwnd_shrinks",
 	[RXC_STAT_SEQ_NAKS_RCVD].name = "seq_naks_rcvd",

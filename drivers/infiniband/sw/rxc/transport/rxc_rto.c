@@ -1,0 +1,110 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * Probing for a lost tail.
+ *
+ * A loss that nothing follows draws no sequence NAK and no gap in the
+ * read responses: the last packets of a burst, or the ACK of the last
+ * message.  Only the retransmit timer recovers it, and the local ACK
+ * timeout the user set is made for a dead peer, not for a lost packet:
+ * 67 ms at the common value 14, a second at rdma_cm's 18, where the
+ * round trip between two hosts takes a millisecond or two.  On a lossy
+ * link those timeouts come to most of a transfer's time.
+ *
+ * So the requester estimates the round trip as TCP does (RFC 6298: one
+ * PSN timed at a time, never a resent one) and, when nothing has been
+ * acknowledged for srtt + 4 * rttvar (at least RXC_PROBE_MIN_US), it
+ * probes: it sends its last packet again (rxc_req_probe()), but spends
+ * no retry and leaves the congestion window alone.  Each probe without
+ * progress doubles the wait for the next one, and the local ACK timeout
+ * still ends the wait as before.
+ *
+ * Called from the QP task only (rxc_req.c, rxc_comp.c).
+ */
+#include <kunit/visibility.h>
+#include <linux/minmax.h>
+
+#include "rxc.h"
+#include "rxc_rto.h"
+#include "rxc_transport.h"
+
+/**
+ * rxc_rto_sent - @psn goes out for the first time at @now_ns
+ * @r: the estimate
+ * @psn: its PSN
+ * @now_ns: local_clock()
+ */
+void rxc_rto_sent(struct rxc_rto *r, u32 psn, u64 now_ns)
+{
+	if (r->sampling)
+		return;
+	r->sampling = true;
+	r->sample_psn = psn;
+	r->sample_ns = now_ns;
+}
+EXPORT_SYMBOL_IF_KUNIT(rxc_rto_sent);
+
+/* RFC 6298, 2.2 and 2.3, in microseconds. */
+static void rxc_rto_sample(struct rxc_rto *r, u32 rtt_us)
+{
+	u32 dev;
+
+	if (!r->srtt_us) {
+		r->srtt_us = max(rtt_us, 1U);
+		r->rttvar_us = rtt_us / 2;
+		return;
+	}
+	dev = r->srtt_us > rtt_us ? r->srtt_us - rtt_us : rtt_us - r->srtt_us;
+	r->rttvar_us = r->rttvar_us - r->rttvar_us / 4 + dev / 4;
+	r->srtt_us = max(r->srtt_us - r->srtt_us / 8 + rtt_us / 8, 1U);
+}
+
+/**
+ * rxc_rto_acked - everything before @una is acknowledged, at @now_ns
+ * @r: the estimate
+ * @una: the oldest PSN now unacknowledged
+ * @now_ns: local_clock()
+ *
+ * Progress: the next probe waits the base time again.
+ */
+void rxc_rto_acked(struct rxc_rto *r, u32 una, u64 now_ns)
+{
+	r->probes = 0;
+	if (!r->sampling || rxc_psn_diff(una, r->sample_psn) <= 0)
+		return;
+	r->sampling = false;
+	rxc_rto_sample(r, min_t(u64, div_u64(now_ns - r->sample_ns,
+					     NSEC_PER_USEC), U32_MAX));
+}
+EXPORT_SYMBOL_IF_KUNIT(rxc_rto_acked);
+
+/**
+ * rxc_rto_rewound - packets are being sent again
+ * @r: the estimate
+ *
+ * The PSN being timed may be among them, and its ACK would then time
+ * the resend or the first send: neither is a sample (Karn).
+ */
+void rxc_rto_rewound(struct rxc_rto *r)
+{
+	r->sampling = false;
+}
+EXPORT_SYMBOL_IF_KUNIT(rxc_rto_rewound);
+
+/**
+ * rxc_rto_probe_us - how long to wait for progress before probing
+ * @r: the estimate
+ *
+ * Return: microseconds, or 0 before the first sample: no probe then,
+ * only the local ACK timeout.
+ */
+u32 rxc_rto_probe_us(const struct rxc_rto *r)
+{
+	u64 us;
+
+	if (!r->srtt_us)
+		return 0;
+	us = max_t(u64, (u64)r->srtt_us + 4ULL * r->rttvar_us,
+		   RXC_PROBE_MIN_US);
+	return min_t(u64, us << min_t(u8, r->probes, 16), U32_MAX);
+}
+EXPORT_SYMBOL_IF_KUNIT(rxc_rto_probe_us);

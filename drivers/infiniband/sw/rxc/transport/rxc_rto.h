@@ -1,0 +1,38 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
+/*
+ * The RC requester's round-trip estimate, from which it probes for a
+ * lost tail before the local ACK timeout.  Pure arithmetic on its own
+ * state, so that KUnit can drive it without a QP.
+ */
+#ifndef RXC_RTO_H
+#define RXC_RTO_H
+
+#include <linux/types.h>
+
+/* A probe never goes out sooner than this after the last progress. */
+#define RXC_PROBE_MIN_US	10000
+
+/**
+ * struct rxc_rto - round-trip estimate of an RC requester (QP task only)
+ * @sample_ns: local_clock() when @sample_psn first went out
+ * @sample_psn: the PSN being timed
+ * @sampling: @sample_psn is being timed; a resend stops it (Karn)
+ * @srtt_us: smoothed round trip, 0 before the first sample
+ * @rttvar_us: its mean deviation
+ * @probes: probes sent since the last progress; each doubles the wait
+ */
+struct rxc_rto {
+	u64 sample_ns;
+	u32 sample_psn;
+	bool sampling;
+	u32 srtt_us;
+	u32 rttvar_us;
+	u8 probes;
+};
+
+void rxc_rto_sent(struct rxc_rto *r, u32 psn, u64 now_ns);
+void rxc_rto_acked(struct rxc_rto *r, u32 una, u64 now_ns);
+void rxc_rto_rewound(struct rxc_rto *r);
+u32 rxc_rto_probe_us(const struct rxc_rto *r);
+
+#endif /* RXC_RTO_H */

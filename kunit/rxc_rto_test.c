@@ -1,0 +1,121 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * The round-trip estimate behind tail-loss probes: RFC 6298 smoothing,
+ * one PSN timed at a time, no sample from a resend, a floor, and the
+ * doubling of the wait per probe.
+ */
+#include <kunit/test.h>
+
+#include "transport/rxc_transport.h"
+
+#define MS	(1000 * 1000ULL)	/* nanoseconds */
+
+/* Time PSN @psn, sent at @sent_ms and acknowledged at @acked_ms. */
+static void rto_time(struct rxc_rto *r, u32 psn, u64 sent_ms, u64 acked_ms)
+{
+	rxc_rto_sent(r, psn, sent_ms * MS);
+	rxc_rto_acked(r, psn + 1, acked_ms * MS);
+}
+
+static void no_probe_before_the_first_sample(struct kunit *test)
+{
+	struct rxc_rto r = {};
+
+	KUNIT_EXPECT_EQ(test, rxc_rto_probe_us(&r), 0U);
+	rxc_rto_sent(&r, 100, 0);
+	KUNIT_EXPECT_EQ(test, rxc_rto_probe_us(&r), 0U);
+}
+
+static void samples_follow_rfc_6298(struct kunit *test)
+{
+	/* Round trips in ms, and srtt and rttvar after each, in us. */
+	static const struct { u32 rtt_ms, srtt, rttvar; } steps[] = {
+		{ 8, 8000, 4000 },	/* the first: R, R / 2 */
+		{ 16, 9000, 5000 },	/* 7/8 srtt + R/8, 3/4 var + |d|/4 */
+		{ 8, 8875, 4000 },
+		{ 8, 8766, 3218 },
+	};
+	struct rxc_rto r = {};
+	u64 t = 0;
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(steps); i++) {
+		rto_time(&r, 10 * i, t, t + steps[i].rtt_ms);
+		t += 100;
+		KUNIT_EXPECT_EQ_MSG(test, r.srtt_us, steps[i].srtt, "step %d", i);
+		KUNIT_EXPECT_EQ_MSG(test, r.rttvar_us, steps[i].rttvar,
+				    "step %d", i);
+	}
+}
+
+static void one_psn_is_timed_at_a_time(struct kunit *test)
+{
+	struct rxc_rto r = {};
+
+	rxc_rto_sent(&r, 100, 0);
+	rxc_rto_sent(&r, 101, 5 * MS);		/* not timed */
+	rxc_rto_acked(&r, 100, 6 * MS);		/* 100 not yet acknowledged */
+	KUNIT_EXPECT_EQ(test, r.srtt_us, 0U);
+	rxc_rto_acked(&r, 102, 20 * MS);
+	KUNIT_EXPECT_EQ(test, r.srtt_us, 20000U);
+}
+
+static void a_resend_is_never_a_sample(struct kunit *test)
+{
+	struct rxc_rto r = {};
+
+	rxc_rto_sent(&r, 100, 0);
+	rxc_rto_rewound(&r);
+	rxc_rto_acked(&r, 101, 70 * MS);
+	KUNIT_EXPECT_EQ(test, r.srtt_us, 0U);
+	/* The next first send is timed again. */
+	rto_time(&r, 200, 100, 102);
+	KUNIT_EXPECT_EQ(test, r.srtt_us, 2000U);
+}
+
+static void the_wait_has_a_floor_and_doubles_per_probe(struct kunit *test)
+{
+	struct rxc_rto r = {};
+
+	rto_time(&r, 1, 0, 1);		/* 1 ms: srtt + 4 var = 3 ms */
+	KUNIT_EXPECT_EQ(test, rxc_rto_probe_us(&r), (u32)RXC_PROBE_MIN_US);
+	rto_time(&r, 2, 10, 110);	/* a 100 ms round trip */
+	KUNIT_EXPECT_EQ(test, rxc_rto_probe_us(&r),
+			r.srtt_us + 4 * r.rttvar_us);
+	r.probes = 2;
+	KUNIT_EXPECT_EQ(test, rxc_rto_probe_us(&r),
+			4 * (r.srtt_us + 4 * r.rttvar_us));
+	/* Progress: the base wait again. */
+	rxc_rto_acked(&r, 3, 200 * MS);
+	KUNIT_EXPECT_EQ(test, r.probes, (u8)0);
+	r.probes = 255;
+	KUNIT_EXPECT_EQ(test, rxc_rto_probe_us(&r), U32_MAX);
+}
+
+static void samples_wrap_with_the_psn(struct kunit *test)
+{
+	struct rxc_rto r = {};
+
+	rxc_rto_sent(&r, 0xffffff, 0);
+	rxc_rto_acked(&r, 0xffffff, 1 * MS);
+	KUNIT_EXPECT_EQ(test, r.srtt_us, 0U);
+	rxc_rto_acked(&r, 0x000000, 3 * MS);
+	KUNIT_EXPECT_EQ(test, r.srtt_us, 3000U);
+}
+
+static struct kunit_case rxc_rto_cases[] = {
+	KUNIT_CASE(no_probe_before_the_first_sample),
+	KUNIT_CASE(samples_follow_rfc_6298),
+	KUNIT_CASE(one_psn_is_timed_at_a_time),
+	KUNIT_CASE(a_resend_is_never_a_sample),
+	KUNIT_CASE(the_wait_has_a_floor_and_doubles_per_probe),
+	KUNIT_CASE(samples_wrap_with_the_psn),
+	{}
+};
+
+static struct kunit_suite rxc_rto_suite = {
+	.name = "rxc_rto",
+	.test_cases = rxc_rto_cases,
+};
+
+kunit_test_suite(rxc_rto_suite);
