@@ -184,6 +184,12 @@ word_after() {
 # hw_counter DEV NAME: one port counter from "rdma statistic show link".
 hw_counter() { rdma statistic show link "$1/1" | word_after "$2"; }
 
+# rc_connected DEV: is an RC QP of DEV in RTS?
+rc_connected() {
+	rdma resource show qp link "$1/1" 2>/dev/null |
+		grep -q 'type RC state RTS'
+}
+
 # res_count DEV NAME: how many NAME objects "rdma resource show" counts.
 res_count() { rdma resource show "$1" | word_after "$2"; }
 

@@ -29,18 +29,14 @@ trap 'set_mtu 1500 2>/dev/null || true; peer_cleanup' EXIT
 peer_up
 PORT=19000
 
-connected() {	# is an RC QP of $CLI_DEV in RTS?
-	rdma resource show qp link "$CLI_DEV/1" 2>/dev/null |
-		grep -q 'type RC state RTS'
-}
 
 # flap LOG: once the client's QP is connected, flip the MTU every 0.2 s,
 # four times at most (each flip may cost in-flight packets, and so
 # retransmissions), while it stays connected; LOG gets the number of flips.
 flap() {
 	local flips=0 m=9000
-	wait_for 30 connected || true
-	while [ "$flips" -lt 4 ] && connected; do
+	wait_for 30 rc_connected "$CLI_DEV" || true
+	while [ "$flips" -lt 4 ] && rc_connected "$CLI_DEV"; do
 		set_mtu "$m"
 		flips=$((flips + 1))
 		m=$((m == 9000 ? 1500 : 9000))
@@ -60,7 +56,7 @@ flap() {
 # reads); there, expiries taken while read responses waited in the queue
 # once restarted every read again and again, until the transfer stalled
 # past the pair's timeout.
-CLI_NAMES="retransmit_timeouts retransmits seq_naks_rcvd send_errors"
+CLI_NAMES="retransmit_timeouts retransmit_probes retransmits seq_naks_rcvd send_errors"
 SRV_NAMES="rcv_duplicates rcv_seq_errors rcv_qp_dropped"
 counters() {	# counters DEV NAMES...: "name value" per line
 	local dev=$1 c

@@ -163,4 +163,48 @@ lost_tail read 4096 0x0f 0x103f \
 # everything, and one packet asking for an ACK is all it needs to say so.
 lost_tail write 16384 0x11 0x10ff "the last write's lost ACK is asked for again" probe
 
+# stall LOG: once the client's QP is connected, stall every CPU five
+# times, 0.3 s apart, with a real-time busy loop of 150 ms each (its
+# timeout one priority above it, to end it): no kworker runs meanwhile,
+# so no QP run either, while the timers go on.  LOG gets the number of
+# stalls made while connected.
+stall() {
+	local n=0 c cpus
+	cpus=$(($(nproc) - 1))
+	wait_for 30 rc_connected "$CLI_DEV" || true
+	while [ "$n" -lt 5 ] && rc_connected "$CLI_DEV"; do
+		for c in $(seq 0 "$cpus"); do
+			taskset -c "$c" chrt -f 60 timeout 0.15 \
+				chrt -f 50 sh -c 'while :; do :; done' &
+		done
+		wait
+		n=$((n + 1))
+		sleep 0.3
+	done
+	echo "$n" >"$1"
+}
+
+# A stall longer than the local ACK timeout (here 67 ms) is no loss: when
+# the runs resume, the requester's may come before the responder's has
+# sent the ACK.  It must probe then, not resend the window and spend a
+# retry: no retransmit timeout on a link that loses nothing.
+stalled() {
+	local log=$PAIR_LOGS/stalls spid t0 p0 t1 p1
+	t0=$(hw_counter "$CLI_DEV" retransmit_timeouts)
+	p0=$(hw_counter "$CLI_DEV" retransmit_probes)
+	stall "$log" &
+	spid=$!
+	win=8 xfer "rc_xfer: 64 KiB RDMA WRITEs while every CPU stalls" \
+		120 20 write 65536 $((SLOW > 1 ? 50 : 400))
+	wait "$spid" || true
+	t1=$(($(hw_counter "$CLI_DEV" retransmit_timeouts) - t0))
+	p1=$(($(hw_counter "$CLI_DEV" retransmit_probes) - p0))
+	echo "# $(cat "$log" 2>/dev/null || echo 0) stalls; $CLI_DEV retransmit_timeouts +$t1, retransmit_probes +$p1"
+	check "the CPUs stalled at least twice during the transfer" \
+		test "$(cat "$log" 2>/dev/null || echo 0)" -ge 2
+	check "a stall longer than the ACK timeout is no retransmit timeout" \
+		test "$t1" -eq 0
+}
+stalled
+
 peer_down

@@ -279,15 +279,36 @@ static unsigned long rxc_req_wait_end(struct rxc_qp *qp)
 	return qp->req.wait_start + rxc_retrans_jiffies(qp->attr.timeout);
 }
 
-/* The timer fires for the next probe, or at the local ACK timeout. */
+/*
+ * The timer fires for the next probe, the first one no later than the
+ * local ACK timeout; without a round-trip estimate, at that timeout.
+ */
 static void rxc_req_set_timer(struct rxc_qp *qp)
 {
-	unsigned long end = rxc_req_wait_end(qp), probe;
+	unsigned long end = rxc_req_wait_end(qp), at;
 	u32 us = rxc_rto_probe_us(&qp->req.rto);
 
-	probe = jiffies + usecs_to_jiffies(us);
-	mod_timer(&qp->req.retrans_timer,
-		  us && time_before(probe, end) ? probe : end);
+	if (!us) {
+		mod_timer(&qp->req.retrans_timer, end);
+		return;
+	}
+	at = jiffies + usecs_to_jiffies(us);
+	if (!qp->req.rto.probes && time_after(at, end))
+		at = end;
+	mod_timer(&qp->req.retrans_timer, at);
+}
+
+/*
+ * Has the wait for progress run out?  The local ACK timeout has passed
+ * and, when the requester probes, a probe went unanswered for its whole
+ * wait.  A run that comes late, after this CPU or the peer stalled for
+ * longer than the timeout, probes first: the answer may be on its way.
+ */
+static bool rxc_req_timed_out(struct rxc_qp *qp)
+{
+	if (time_before(jiffies, rxc_req_wait_end(qp)))
+		return false;
+	return !rxc_rto_probe_us(&qp->req.rto) || qp->req.rto.probes;
 }
 
 /* Start a wait for progress; a timeout of 0 means never (IBA). */
@@ -765,7 +786,7 @@ void rxc_req_timeout(struct rxc_qp *qp)
 	 */
 	if (time_before(jiffies, req->retrans_timer.expires))
 		return;
-	if (time_before(jiffies, rxc_req_wait_end(qp))) {
+	if (!rxc_req_timed_out(qp)) {
 		rxc_req_probe(qp);
 		return;
 	}

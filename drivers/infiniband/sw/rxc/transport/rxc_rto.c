@@ -15,8 +15,8 @@
  * acknowledged for srtt + 4 * rttvar (at least RXC_PROBE_MIN_US), it
  * probes: it sends its last packet again (rxc_req_probe()), but spends
  * no retry and leaves the congestion window alone.  Each probe without
- * progress doubles the wait for the next one, and the local ACK timeout
- * still ends the wait as before.
+ * progress doubles the wait for the next one; the local ACK timeout
+ * still ends the wait, once a probe has gone unanswered for its own.
  *
  * Called from the QP task only (rxc_req.c, rxc_comp.c).
  */
