@@ -739,28 +739,41 @@ static bool rxc_req_use_retry(u8 *left, u8 limit)
 }
 
 /*
- * No progress for a probe's wait (rxc_rto.c): send the last packet sent
- * once more, asking for an ACK, and wait twice as long for the next probe.
- * The responder's answer shows where it stands: an ACK of everything if
- * only ACKs were lost, a sequence NAK if packets before it were, the
- * missing responses if it re-requests a read.  One packet, not the window:
- * a probe that fires while responses are merely slow must not make the
- * peer answer every read in flight again.  The cursor stays where it was,
- * and no retry is spent.
+ * No progress for a probe's wait (rxc_rto.c): send the oldest
+ * unacknowledged packet and the last one sent once more, each asking for
+ * an ACK, and wait twice as long for the next probe.  The responder's
+ * answers show where it stands:
+ * - it had everything, only ACKs were lost: it acknowledges both;
+ * - it missed the oldest and NAKed that once, and the NAK was lost: it
+ *   takes the first as the packet it waits for, and the second, now out
+ *   of sequence, draws a new NAK (rdma_rxe and rxc NAK once per gap and
+ *   drop the rest silently, so the last packet alone would go unanswered);
+ * - it missed a tail that nothing followed: the last packet draws the NAK;
+ * - a read lost responses: the first asks for the rest of it again.
+ * Two packets, not the window: a probe that fires while responses are
+ * merely slow must not make the peer answer every read in flight again.
+ * The cursor stays where it was, and no retry is spent.
  */
 static void rxc_req_probe(struct rxc_qp *qp)
 {
 	struct rxc_req *req = &qp->req;
 	u32 cur = req->cur, off = req->cur_off, psn = req->psn;
-	u32 ackreq_psn = req->ackreq_psn;
+	u32 at[2] = { req->una, rxc_psn_add(req->max_psn, RXC_PSN_MASK) };
+	u32 ackreq_psn = req->ackreq_psn, sent = RXC_PSN_MASK + 1; /* none */
 	struct rxc_swqe *w;
+	int i;
 
 	rxc_stat_inc(to_rdev(qp->ibqp.device), RXC_STAT_RETRANSMIT_PROBES);
 	req->rto.probes++;
 	rxc_rto_rewound(&req->rto);
-	w = rxc_req_seek(qp, rxc_psn_add(req->max_psn, RXC_PSN_MASK));
-	if (w)
+	for (i = 0; i < ARRAY_SIZE(at); i++) {
+		w = rxc_req_seek(qp, at[i]);
+		/* A read at @una may hold both: ask for its rest once. */
+		if (!w || req->psn == sent)
+			continue;
+		sent = req->psn;
 		rxc_req_send_pkt(qp, w, rxc_qp_mtu(qp), true);
+	}
 	req->cur = cur;
 	req->cur_off = off;
 	req->psn = psn;

@@ -13,8 +13,9 @@
  * So the requester estimates the round trip as TCP does (RFC 6298: one
  * PSN timed at a time, never a resent one) and, when nothing has been
  * acknowledged for srtt + 4 * rttvar (at least RXC_PROBE_MIN_US), it
- * probes: it sends its last packet again (rxc_req_probe()), but spends
- * no retry and leaves the congestion window alone.  Each probe without
+ * probes: it sends its oldest unacknowledged and its last packet again
+ * (rxc_req_probe()), but spends no retry and leaves the congestion
+ * window alone.  Each probe without
  * progress doubles the wait for the next one; the local ACK timeout
  * still ends the wait, once a probe has gone unanswered for its own.
  *
