@@ -663,6 +663,32 @@ out:
 }
 
 /*
+ * An RDMA write with immediate that b cannot take twice over: no receive
+ * posted, and a bad rkey.  The missing receive is found first, as
+ * rdma_rxe finds it: an RNR NAK, which with rnr_retry 0 fails a's write
+ * with RNR_RETRY_EXC_ERR, while b stays in RTS.  Found by vdiff (seed
+ * 22472): rxc checked the key first, NAKed it and moved b to ERR.
+ */
+static void write_imm_without_receive_is_rnr_naked_before_its_rkey_is_checked(
+	struct test_env *env)
+{
+	struct duo_opts o = default_opts;
+	struct duo d;
+
+	o.rnr_retry = 0;
+	if (!duo_connect(env, &d, &o))
+		return;
+	if (!CHECK_OK(post_a(&d, 1, IBV_WR_RDMA_WRITE_WITH_IMM, 0, 64,
+			     IBV_SEND_SIGNALED, b_addr(&d, 0),
+			     d.mr[B]->rkey ^ 0x1000)))
+		goto out;
+	expect_wc(d.scq[A], 1, IBV_WC_RNR_RETRY_EXC_ERR, 0);
+	CHECK_EQ(query_qp_state(d.qp[B]), IBV_QPS_RTS);
+out:
+	duo_destroy(&d);
+}
+
+/*
  * A send with invalidate whose rkey names no window b may invalidate is
  * an invalid request: b's receive fails rather than report an
  * invalidation that did not happen, and a is NAKed.
@@ -1182,6 +1208,7 @@ static const struct test_case tests[] = {
 	TEST_CASE(misaligned_atomic_fails_at_the_responder_with_rem_inv_req_err),
 	TEST_CASE(send_longer_than_the_receive_fails_on_both_sides),
 	TEST_CASE(write_imm_with_bad_rkey_fails_the_receive_with_loc_access_err),
+	TEST_CASE(write_imm_without_receive_is_rnr_naked_before_its_rkey_is_checked),
 	TEST_CASE(send_with_invalidate_of_an_unknown_rkey_fails_on_both_sides),
 	TEST_CASE(read_whose_region_goes_away_midway_fails_with_rem_access_err),
 	TEST_CASE(read_to_a_qp_granting_no_rd_atomic_fails_with_rem_inv_req_err),

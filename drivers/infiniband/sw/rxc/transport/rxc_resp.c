@@ -362,6 +362,14 @@ static enum rxc_resp_res rxc_resp_write(struct rxc_qp *qp,
 	u32 n = pkt->payload_len;
 	const u8 *reth;
 
+	/*
+	 * With immediate data, the last packet consumes a receive WQE.  The
+	 * responder looks for it before it checks the R_Key, as rdma_rxe
+	 * does: a WRITE_ONLY_WITH_IMMEDIATE that finds no receive is RNR
+	 * NAKed and comes again, whatever its key.
+	 */
+	if ((pkt->mask & RXC_OPF_RECV_WQE) && !rxc_resp_get_rwqe(qp))
+		return RXC_RESP_RNR;
 	if (pkt->mask & RXC_OPF_FIRST) {
 		reth = rxc_pkt_hdr(pkt, RXC_HDR_RETH);
 		resp->va = rxc_reth_va(reth);
@@ -374,9 +382,6 @@ static enum rxc_resp_res rxc_resp_write(struct rxc_qp *qp,
 					IB_ACCESS_REMOTE_WRITE))
 			return rxc_resp_write_denied(qp, pkt);
 	}
-	/* With immediate data, the last packet consumes a receive WQE. */
-	if ((pkt->mask & RXC_OPF_RECV_WQE) && !rxc_resp_get_rwqe(qp))
-		return RXC_RESP_RNR;
 	if (n > resp->resid ||
 	    ((pkt->mask & RXC_OPF_LAST) && n != resp->resid))
 		return RXC_RESP_NAK_INV;
