@@ -29,7 +29,6 @@ trap 'set_mtu 1500 2>/dev/null || true; peer_cleanup' EXIT
 peer_up
 PORT=19000
 
-
 # flap LOG: once the client's QP is connected, flip the MTU every 0.2 s,
 # four times at most (each flip may cost in-flight packets, and so
 # retransmissions), while it stays connected; LOG gets the number of flips.
