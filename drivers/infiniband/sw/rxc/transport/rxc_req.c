@@ -308,7 +308,7 @@ static bool rxc_req_timed_out(struct rxc_qp *qp)
 {
 	if (time_before(jiffies, rxc_req_wait_end(qp)))
 		return false;
-	return !rxc_rto_probe_us(&qp->req.rto) || qp->req.rto.probes;
+	return !rxc_rto_estimated(&qp->req.rto) || qp->req.rto.probes;
 }
 
 /* Start a wait for progress; a timeout of 0 means never (IBA). */
@@ -437,21 +437,34 @@ static bool rxc_req_ackreq(const struct rxc_req *req)
 	return rxc_psn_diff(req->psn, req->ackreq_psn) >= every;
 }
 
+/*
+ * A packet's place in the send queue: its WQE's ring index, the WQE's
+ * bytes before it, and its PSN.  The cursor is one (@cur, @cur_off and
+ * @psn of struct rxc_req); a probe resends at others.
+ */
+struct rxc_req_pos {
+	u32 idx;
+	u32 off;
+	u32 psn;
+};
+
 /**
- * rxc_req_send_pkt - send the next packet of @w
+ * rxc_req_send_pkt - send the packet of @w at @at
  * @qp: the QP
- * @w: the WQE at the cursor
+ * @w: the WQE at @at
+ * @at: where the packet starts: the cursor, or what a probe resends
  * @mtu: the path MTU
- * @ask: ask for an ACK, whatever the interval
+ * @probe: a probe's packet: it asks for an ACK, and the packets between
+ *	   the cursor's ACK requests still count from the last of those
  *
  * Return: false when the WQE failed locally (it is then DONE).
  */
-static bool rxc_req_send_pkt(struct rxc_qp *qp, struct rxc_swqe *w, u32 mtu,
-			     bool ask)
+static bool rxc_req_send_pkt(struct rxc_qp *qp, struct rxc_swqe *w,
+			     const struct rxc_req_pos *at, u32 mtu, bool probe)
 {
 	struct rxc_dev *rxc = to_rdev(qp->ibqp.device);
 	struct rxc_req *req = &qp->req;
-	u32 off = req->cur_off, n = rxc_req_payload(w, off, mtu);
+	u32 off = at->off, n = rxc_req_payload(w, off, mtu);
 	enum rxc_pkt_pos pos = rxc_req_pos(off, n, w->length);
 	const struct rxc_opcode_info *info;
 	bool last, ackreq;
@@ -470,14 +483,14 @@ static bool rxc_req_send_pkt(struct rxc_qp *qp, struct rxc_swqe *w, u32 mtu,
 	info = rxc_opcode_info(opcode);
 	last = pos == RXC_POS_LAST || pos == RXC_POS_ONLY;
 	ackreq = qp->ibqp.qp_type == IB_QPT_RC &&
-		 (ask || last || rxc_req_ackreq(req));
+		 (probe || last || rxc_req_ackreq(req));
 
 	skb = rxc_pkt_new(rxc, rxc_swqe_av(qp, w), info->hdr_len + n + pad);
 	if (!skb)
 		return true;	/* as if lost: the retransmit timer recovers */
 	bth = skb->data;
 	rxc_bth_init(bth, opcode, w->solicited && last, pad, RXC_DEFAULT_PKEY,
-		     rxc_req_dest_qpn(qp, w), ackreq, req->psn);
+		     rxc_req_dest_qpn(qp, w), ackreq, at->psn);
 	rxc_req_fill_hdrs(qp, w, bth, info, off);
 	if (rxc_req_gather(qp, w, off, bth + info->hdr_len, n)) {
 		kfree_skb(skb);
@@ -486,12 +499,12 @@ static bool rxc_req_send_pkt(struct rxc_qp *qp, struct rxc_swqe *w, u32 mtu,
 	}
 	memset(bth + info->hdr_len + n, 0, pad);
 
-	if (ackreq)
-		req->ackreq_psn = req->psn;
-	if (rxc_psn_diff(req->psn, req->max_psn) < 0)
+	if (ackreq && !probe)
+		req->ackreq_psn = at->psn;
+	if (rxc_psn_diff(at->psn, req->max_psn) < 0)
 		rxc_stat_inc(rxc, RXC_STAT_RETRANSMITS);
 	else if (qp->ibqp.qp_type == IB_QPT_RC)
-		rxc_rto_sent(&req->rto, req->psn, local_clock());
+		rxc_rto_sent(&req->rto, at->psn, local_clock());
 	rxc_qp_send_pkt(qp, rxc_swqe_av(qp, w), skb);
 	return true;
 }
@@ -574,6 +587,9 @@ static bool rxc_req_step(struct rxc_qp *qp, u32 mtu)
 {
 	struct rxc_req *req = &qp->req;
 	struct rxc_swqe *w = &req->wqe[req->cur];
+	const struct rxc_req_pos cursor = {
+		.idx = req->cur, .off = req->cur_off, .psn = req->psn,
+	};
 
 	if (w->local && w->state != RXC_SWQE_DONE)
 		rxc_req_local(qp, w);
@@ -601,7 +617,7 @@ static bool rxc_req_step(struct rxc_qp *qp, u32 mtu)
 			return false;
 		rxc_req_start_wqe(qp, w, mtu);
 	}
-	if (!rxc_req_send_pkt(qp, w, mtu, false))
+	if (!rxc_req_send_pkt(qp, w, &cursor, mtu, false))
 		return true;
 
 	if (rxc_swqe_needs_response(w) ||
@@ -649,12 +665,13 @@ int rxc_req_run(struct rxc_qp *qp, int budget)
 }
 
 /*
- * Put the cursor on @psn, in the first unacknowledged WQE that holds it.
- * Reads resume after the responses already placed.
+ * Find where @psn starts, in the first unacknowledged WQE that holds it,
+ * and put that in @at.  Reads resume after the responses already placed.
  *
  * Return: that WQE, or NULL if none holds @psn.
  */
-static struct rxc_swqe *rxc_req_seek(struct rxc_qp *qp, u32 psn)
+static struct rxc_swqe *rxc_req_seek(struct rxc_qp *qp, u32 psn,
+				     struct rxc_req_pos *at)
 {
 	struct rxc_req *req = &qp->req;
 	u32 mask = qp->sq.q.mask, mtu = rxc_qp_mtu(qp);
@@ -674,17 +691,17 @@ static struct rxc_swqe *rxc_req_seek(struct rxc_qp *qp, u32 psn)
 	if (i == req->tail)
 		return NULL;
 
+	at->idx = i;
 	if (w->op == RXC_REQ_READ) {
-		req->cur_off = w->resp_bytes;
-		req->psn = rxc_psn_add(w->first_psn, w->resp_bytes / mtu);
+		at->off = w->resp_bytes;
+		at->psn = rxc_psn_add(w->first_psn, w->resp_bytes / mtu);
 	} else if (rxc_psn_diff(psn, w->first_psn) > 0) {
-		req->cur_off = rxc_psn_diff(psn, w->first_psn) * mtu;
-		req->psn = psn;
+		at->off = rxc_psn_diff(psn, w->first_psn) * mtu;
+		at->psn = psn;
 	} else {
-		req->cur_off = 0;
-		req->psn = w->first_psn;
+		at->off = 0;
+		at->psn = w->first_psn;
 	}
-	req->cur = i;
 	return w;
 }
 
@@ -692,10 +709,14 @@ static struct rxc_swqe *rxc_req_seek(struct rxc_qp *qp, u32 psn)
 void rxc_req_rewind(struct rxc_qp *qp, u32 psn)
 {
 	struct rxc_req *req = &qp->req;
+	struct rxc_req_pos at;
 	u32 j;
 
-	if (!rxc_req_seek(qp, psn))
+	if (!rxc_req_seek(qp, psn, &at))
 		return;
+	req->cur = at.idx;
+	req->cur_off = at.off;
+	req->psn = at.psn;
 	rxc_rto_rewound(&req->rto);
 	/*
 	 * Count the packets between ACK requests from here: the last one that
@@ -752,32 +773,28 @@ static bool rxc_req_use_retry(u8 *left, u8 limit)
  * - a read lost responses: the first asks for the rest of it again.
  * Two packets, not the window: a probe that fires while responses are
  * merely slow must not make the peer answer every read in flight again.
- * The cursor stays where it was, and no retry is spent.
+ * The cursor stays where it is, and no retry is spent.
  */
 static void rxc_req_probe(struct rxc_qp *qp)
 {
 	struct rxc_req *req = &qp->req;
-	u32 cur = req->cur, off = req->cur_off, psn = req->psn;
-	u32 at[2] = { req->una, rxc_psn_add(req->max_psn, RXC_PSN_MASK) };
-	u32 ackreq_psn = req->ackreq_psn, sent = RXC_PSN_MASK + 1; /* none */
+	u32 psns[2] = { req->una, rxc_psn_add(req->max_psn, RXC_PSN_MASK) };
+	u32 sent = RXC_PSN_MASK + 1;	/* none */
+	struct rxc_req_pos at;
 	struct rxc_swqe *w;
 	int i;
 
 	rxc_stat_inc(to_rdev(qp->ibqp.device), RXC_STAT_RETRANSMIT_PROBES);
 	req->rto.probes++;
 	rxc_rto_rewound(&req->rto);
-	for (i = 0; i < ARRAY_SIZE(at); i++) {
-		w = rxc_req_seek(qp, at[i]);
+	for (i = 0; i < ARRAY_SIZE(psns); i++) {
+		w = rxc_req_seek(qp, psns[i], &at);
 		/* A read at @una may hold both: ask for its rest once. */
-		if (!w || req->psn == sent)
+		if (!w || at.psn == sent)
 			continue;
-		sent = req->psn;
-		rxc_req_send_pkt(qp, w, rxc_qp_mtu(qp), true);
+		sent = at.psn;
+		rxc_req_send_pkt(qp, w, &at, rxc_qp_mtu(qp), true);
 	}
-	req->cur = cur;
-	req->cur_off = off;
-	req->psn = psn;
-	req->ackreq_psn = ackreq_psn;
 	rxc_req_set_timer(qp);
 }
 

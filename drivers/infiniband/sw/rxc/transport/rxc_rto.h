@@ -35,4 +35,10 @@ void rxc_rto_acked(struct rxc_rto *r, u32 una, u64 now_ns);
 void rxc_rto_rewound(struct rxc_rto *r);
 u32 rxc_rto_probe_us(const struct rxc_rto *r);
 
+/* Has a round trip been timed?  Until then the requester never probes. */
+static inline bool rxc_rto_estimated(const struct rxc_rto *r)
+{
+	return r->srtt_us;
+}
+
 #endif /* RXC_RTO_H */
