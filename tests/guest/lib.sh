@@ -184,6 +184,33 @@ word_after() {
 # hw_counter DEV NAME: one port counter from "rdma statistic show link".
 hw_counter() { rdma statistic show link "$1/1" | word_after "$2"; }
 
+# How far port counters moved over a test.  counters_snap ARRAY DEV
+# NAME... keeps DEV's counters NAME in the associative array ARRAY, under
+# "DEV/NAME"; counters_delta ARRAY turns each into how far it has moved
+# since; counters_show ARRAY [moved] prints "DEV NAME +N" a line, sorted,
+# only those that moved with "moved".
+counters_snap() {
+	local -n snap_=$1
+	local dev=$2 c
+	shift 2
+	for c in "$@"; do snap_[$dev/$c]=$(hw_counter "$dev" "$c"); done
+}
+counters_delta() {
+	local -n delta_=$1
+	local k
+	for k in "${!delta_[@]}"; do
+		delta_[$k]=$(($(hw_counter "${k%%/*}" "${k#*/}") - delta_[$k]))
+	done
+}
+counters_show() {
+	local -n show_=$1
+	local k
+	for k in "${!show_[@]}"; do
+		[ "${2:-}" != moved ] || [ "${show_[$k]}" != 0 ] || continue
+		echo "${k%%/*} ${k#*/} +${show_[$k]}"
+	done | sort
+}
+
 # rc_connected DEV: is an RC QP of DEV in RTS?
 rc_connected() {
 	rdma resource show qp link "$1/1" 2>/dev/null |

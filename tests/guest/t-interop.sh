@@ -278,25 +278,27 @@ run "remove netem from $B" 30 "${FAR[@]}" $TC qdisc del dev "$B" root
 # probe (before the probes, for a second timeout); a probe that fires
 # while rdma_rxe is merely slow is no error, so that costs no check.
 long_write_loss() {
-	local name="a packet and its NAK lost in a long RDMA WRITE" t0 p0 t1 p1 d1 d2
+	local name="a packet and its NAK lost in a long RDMA WRITE" d1 d2
+	local -A d
 	direction rxc ipv4
 	if ! drop_first_copy "$B" 0x07 0x1021 "${FAR[@]}" ||
 	   ! drop_first_copy "$A" 0x11 0x1021; then
 		skip "$LABEL: $name" "no tc clsact, u32 or gact here"
 		return 0
 	fi
-	t0=$(counter retransmit_timeouts) p0=$(counter retransmit_probes)
+	counters_snap d "$RXC" retransmit_timeouts retransmit_probes
 	pair "$LABEL: rc_xfer -o write -s 524288, $name" chk_xfer -- \
 		"$xfer" -d "$SRV_DEV" -g "$SRV_GID" -p "$PORT" -o write -s 524288 -n 4 -w 1 -t 20 -T $((50 * SLOW)) -- \
 		"${CLI[@]}" "$xfer" -d "$CLI_DEV" -g "$CLI_GID" -p "$PORT" -o write -s 524288 -n 4 -w 1 -t 20 -T $((50 * SLOW)) "$SRV_IP"
 	d1=$(dropped_copies "$B" "${FAR[@]}") d2=$(dropped_copies "$A")
-	t1=$(($(counter retransmit_timeouts) - t0))
-	p1=$(($(counter retransmit_probes) - p0))
-	echo "filters dropped ${d1:-?} and ${d2:-?}; $RXC retransmit_timeouts +$t1, retransmit_probes +$p1"
+	counters_delta d
+	echo "filters dropped ${d1:-?} and ${d2:-?}"
+	counters_show d
 	check "tc dropped PSN 0x1021 of the first write and its NAK" \
 		test "${d1:-0}" -ge 1 -a "${d2:-0}" -ge 1
 	check "$RXC found the lost NAK by a probe, without a retransmit timeout" \
-		test "$t1" -eq 0 -a "$p1" -ge 1
+		test "${d[$RXC/retransmit_timeouts]}" -eq 0 \
+		-a "${d[$RXC/retransmit_probes]}" -ge 1
 	run "remove the drop filters" 30 sh -c \
 		"${FAR[*]} $TC qdisc del dev $B clsact && $TC qdisc del dev $A clsact"
 }

@@ -57,21 +57,13 @@ flap() {
 # past the pair's timeout.
 CLI_NAMES="retransmit_timeouts retransmit_probes retransmits seq_naks_rcvd send_errors"
 SRV_NAMES="rcv_duplicates rcv_seq_errors rcv_qp_dropped"
-counters() {	# counters DEV NAMES...: "name value" per line
-	local dev=$1 c
-	shift
-	for c in "$@"; do echo "$c $(hw_counter "$dev" "$c")"; done
-}
-# moved BEFORE AFTER: "name +delta" for the counters that moved.
-moved() {
-	join <(sort <<<"$1") <(sort <<<"$2") |
-		awk '$3 != $2 { printf "%s +%d ", $1, $3 - $2 }'
-}
 flapping_xfer() {	# OP SIZE COUNT
-	local log=$PAIR_LOGS/flips-$1 fpid timeouts c0 s0
-	timeouts=$(hw_counter "$CLI_DEV" retransmit_timeouts)
+	local log=$PAIR_LOGS/flips-$1 fpid
+	local -A d
 	# shellcheck disable=SC2086  # the names are words
-	c0=$(counters "$CLI_DEV" $CLI_NAMES) s0=$(counters "$SRV_DEV" $SRV_NAMES)
+	counters_snap d "$CLI_DEV" $CLI_NAMES
+	# shellcheck disable=SC2086
+	counters_snap d "$SRV_DEV" $SRV_NAMES
 	flap "$log" &
 	fpid=$!
 	pair "rc_xfer -o $1: $3 x $2 bytes while the netdev MTU flips, every byte checked" chk_xfer -- \
@@ -80,15 +72,11 @@ flapping_xfer() {	# OP SIZE COUNT
 	wait "$fpid" || true
 	check "$1: the MTU flipped at least twice while the QPs were connected" \
 		test "$(cat "$log" 2>/dev/null || echo 0)" -ge 2
-	timeouts=$(($(hw_counter "$CLI_DEV" retransmit_timeouts) - timeouts))
-	echo "# $1: $timeouts retransmit timeouts"
-	# shellcheck disable=SC2086
-	echo "# $1: $CLI_DEV $(moved "$c0" "$(counters "$CLI_DEV" $CLI_NAMES)")"
-	# shellcheck disable=SC2086
-	echo "# $1: $SRV_DEV $(moved "$s0" "$(counters "$SRV_DEV" $SRV_NAMES)")"
+	counters_delta d
+	counters_show d moved | sed "s/^/# $1: /"
 	[ "$SLOW" -gt 1 ] ||
 		check "$1: no retransmit timeout: NAKs recover what the flips lose" \
-			test "$timeouts" -eq 0
+			test "${d[$CLI_DEV/retransmit_timeouts]}" -eq 0
 	set_mtu 1500
 }
 

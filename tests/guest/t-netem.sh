@@ -51,12 +51,10 @@ trap '$TC qdisc del dev veth0 root 2>/dev/null || true; peer_cleanup' EXIT
 peer_up
 PORT=18900
 
-names="sent_packets retransmits retransmit_timeouts seq_naks_rcvd cwnd_shrinks rcv_duplicates rcv_seq_errors"
-declare -A before
-for c in $names; do before[$c]=$(hw_counter "$CLI_DEV" "$c"); done
-for c in rcv_duplicates rcv_seq_errors; do
-	before[srv_$c]=$(hw_counter "$SRV_DEV" "$c")
-done
+declare -A moved
+counters_snap moved "$CLI_DEV" sent_packets retransmits retransmit_timeouts \
+	seq_naks_rcvd cwnd_shrinks
+counters_snap moved "$SRV_DEV" rcv_duplicates rcv_seq_errors
 
 run "netem on veth0: ${fwd[*]}" 30 $TC qdisc add dev veth0 root netem "${fwd[@]}"
 run "netem on veth1: ${back[*]}" 30 \
@@ -96,23 +94,19 @@ $TC -s qdisc show dev veth0
 run "remove netem from veth0" 30 $TC qdisc del dev veth0 root
 run "remove netem from veth1" 30 "${SRV[@]}" $TC qdisc del dev veth1 root
 
-declare -A delta
-for c in $names; do
-	delta[$c]=$(($(hw_counter "$CLI_DEV" "$c") - ${before[$c]:-0}))
-	echo "$CLI_DEV $c: +${delta[$c]}"
-done
-for c in rcv_duplicates rcv_seq_errors; do
-	delta[srv_$c]=$(($(hw_counter "$SRV_DEV" "$c") - ${before[srv_$c]:-0}))
-	echo "$SRV_DEV $c: +${delta[srv_$c]}"
-done
-check "$CLI_DEV sent packets" test "${delta[sent_packets]}" -gt 0
-check "$CLI_DEV retransmitted (retransmits moved)" test "${delta[retransmits]}" -gt 0
+counters_delta moved
+counters_show moved
+check "$CLI_DEV sent packets" test "${moved[$CLI_DEV/sent_packets]}" -gt 0
+check "$CLI_DEV retransmitted (retransmits moved)" \
+	test "${moved[$CLI_DEV/retransmits]}" -gt 0
 check "$CLI_DEV saw sequence NAKs or retransmit timeouts" \
-	test $((delta[seq_naks_rcvd] + delta[retransmit_timeouts])) -gt 0
+	test $((${moved[$CLI_DEV/seq_naks_rcvd]} + \
+		${moved[$CLI_DEV/retransmit_timeouts]})) -gt 0
 check "$CLI_DEV cut its congestion window (cwnd_shrinks moved)" \
-	test "${delta[cwnd_shrinks]}" -gt 0
+	test "${moved[$CLI_DEV/cwnd_shrinks]}" -gt 0
 check "$SRV_DEV noticed lost or duplicated packets" \
-	test $((delta[srv_rcv_seq_errors] + delta[srv_rcv_duplicates])) -gt 0
+	test $((${moved[$SRV_DEV/rcv_seq_errors]} + \
+		${moved[$SRV_DEV/rcv_duplicates]})) -gt 0
 
 # lost_tail OP SIZE OPCODE PSN WHAT [probe]: 16 RC operations OP of
 # SIZE bytes, 8 in flight (rc_xfer starts at PSN 0x1000, MTU 1024), with
@@ -124,33 +118,29 @@ check "$SRV_DEV noticed lost or duplicated packets" \
 # the oldest unacknowledged PSN would show it every packet of the last
 # message again.
 lost_tail() {
-	local op=$1 size=$2 opcode=$3 psn=$4 what=$5 c dropped
-	local -A d0 d1
+	local op=$1 size=$2 opcode=$3 psn=$4 what=$5 dropped timeouts probes
+	local -A d
 	if ! drop_first_copy veth1 "$opcode" "$psn" "${SRV[@]}"; then
 		skip "$what" "no tc clsact, u32 or gact here"
 		return 0
 	fi
-	for c in retransmit_timeouts retransmit_probes; do
-		d0[$c]=$(hw_counter "$CLI_DEV" "$c")
-	done
-	d0[dups]=$(hw_counter "$SRV_DEV" rcv_duplicates)
+	counters_snap d "$CLI_DEV" retransmit_timeouts retransmit_probes
+	counters_snap d "$SRV_DEV" rcv_duplicates
 	win=8 tmo=20 xfer "rc_xfer: 16 RDMA ${op^^}s of $size bytes, packet $psn lost" \
 		120 20 "$op" "$size" 16
 	dropped=$(dropped_copies veth1 "${SRV[@]}")
-	for c in retransmit_timeouts retransmit_probes; do
-		d1[$c]=$(($(hw_counter "$CLI_DEV" "$c") - d0[$c]))
-	done
-	d1[dups]=$(($(hw_counter "$SRV_DEV" rcv_duplicates) - d0[dups]))
-	echo "filter dropped ${dropped:-?}; $CLI_DEV retransmit_timeouts" \
-		"+${d1[retransmit_timeouts]}, retransmit_probes" \
-		"+${d1[retransmit_probes]}; $SRV_DEV rcv_duplicates +${d1[dups]}"
+	counters_delta d
+	echo "filter dropped ${dropped:-?}"
+	counters_show d
+	timeouts=${d[$CLI_DEV/retransmit_timeouts]}
+	probes=${d[$CLI_DEV/retransmit_probes]}
 	check "tc dropped packet $psn" test "${dropped:-0}" -ge 1
-	check "$what" test "${d1[retransmit_timeouts]}" -eq 0
+	check "$what" test "$timeouts" -eq 0
 	if [ "${6:-}" = probe ]; then
 		check "a tail-loss probe found it (retransmit_probes moved)" \
-			test "${d1[retransmit_probes]}" -gt 0
+			test "$probes" -gt 0
 		check "each probe sent at most two packets (duplicates <= 2 probes)" \
-			test "${d1[dups]}" -le $((2 * d1[retransmit_probes]))
+			test "${d[$SRV_DEV/rcv_duplicates]}" -le $((2 * probes))
 	fi
 	run "remove the drop filter" 30 "${SRV[@]}" $TC qdisc del dev veth1 clsact
 }
@@ -190,21 +180,21 @@ stall() {
 # sent the ACK.  It must probe then, not resend the window and spend a
 # retry: no retransmit timeout on a link that loses nothing.
 stalled() {
-	local log=$PAIR_LOGS/stalls spid t0 p0 t1 p1
-	t0=$(hw_counter "$CLI_DEV" retransmit_timeouts)
-	p0=$(hw_counter "$CLI_DEV" retransmit_probes)
+	local log=$PAIR_LOGS/stalls spid
+	local -A d
+	counters_snap d "$CLI_DEV" retransmit_timeouts retransmit_probes
 	stall "$log" &
 	spid=$!
 	win=8 xfer "rc_xfer: 64 KiB RDMA WRITEs while every CPU stalls" \
 		120 20 write 65536 $((SLOW > 1 ? 200 : 2000))
 	wait "$spid" || true
-	t1=$(($(hw_counter "$CLI_DEV" retransmit_timeouts) - t0))
-	p1=$(($(hw_counter "$CLI_DEV" retransmit_probes) - p0))
-	echo "# $(cat "$log" 2>/dev/null || echo 0) stalls; $CLI_DEV retransmit_timeouts +$t1, retransmit_probes +$p1"
+	counters_delta d
+	echo "# $(cat "$log" 2>/dev/null || echo 0) stalls"
+	counters_show d
 	check "the CPUs stalled at least twice during the transfer" \
 		test "$(cat "$log" 2>/dev/null || echo 0)" -ge 2
 	check "a stall longer than the ACK timeout is no retransmit timeout" \
-		test "$t1" -eq 0
+		test "${d[$CLI_DEV/retransmit_timeouts]}" -eq 0
 }
 stalled
 
