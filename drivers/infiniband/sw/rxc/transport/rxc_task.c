@@ -7,8 +7,9 @@
  * run and wins the claim runs the transport at once, in its own context,
  * when that context allows it; a run asked for while the claim is held
  * is left to its holder, which goes round again.  Otherwise one of the
- * QP's two work items (process context) makes the run: @task on the
- * rxc workqueue, or @stream_task on the rxc_stream one for a doorbell
+ * QP's three work items (process context) makes the run: @task on the
+ * rxc workqueue, @net_task on the high-priority rxc_net one for packets
+ * from the network, or @stream_task on the rxc_stream one for a doorbell
  * that streams.  So one context at a time touches the transport state,
  * which has no lock.
  *
@@ -17,10 +18,11 @@
  *   doorbell streams (rxc_qp_doorbell());
  * - the run of another QP that loops a packet back to this one (nested,
  *   at most RXC_TASK_MAX_DEPTH runs deep), unless that QP streams;
- * - the work item: everything else (packets from the network, posts of
- *   kernel QPs, timers, runs a full budget left unfinished, modify_qp),
- *   on the bound rxc_wq; a streaming doorbell's, on the unbound
- *   rxc_stream_wq, where the scheduler may place it beside the poster.
+ * - the work items: packets from the network on the bound rxc_net_wq;
+ *   everything else (posts of kernel QPs, timers, runs a full budget left
+ *   unfinished, modify_qp) on the bound rxc_wq; a streaming doorbell's on
+ *   the unbound rxc_stream_wq, where the scheduler may place it beside
+ *   the poster.
  * The UDP receive path (softirq) only queues: a transport run there
  * would make NET_RX processing long enough to be pushed to ksoftirqd,
  * where busy-polling applications starve it and the backlog overflows.
@@ -64,6 +66,18 @@
 
 /* Bound: runs stay on the CPU where the packet or the timer was. */
 static struct workqueue_struct *rxc_wq;
+/*
+ * Bound and high priority, for packets from the network: an application
+ * that busy-polls its CQ on the CPU they arrive on would otherwise get
+ * half of it, as a nice 0 task beside a nice 0 kworker, and the
+ * transport it waits for the other half; rdma_rxe's tasklets preempt it
+ * outright.  One run's budget only, like a softirq's: what the run
+ * leaves goes to rxc_wq, so that a long read or a flood of packets
+ * cannot starve the CPU's tasks.  Nor for the rest: the runs of a peer
+ * that a streaming QP feeds on this host would preempt that stream's
+ * poster.
+ */
+static struct workqueue_struct *rxc_net_wq;
 /* Unbound: a streaming doorbell's run may go to an idle CPU. */
 static struct workqueue_struct *rxc_stream_wq;
 /*
@@ -531,16 +545,23 @@ static void rxc_qp_task(struct work_struct *work)
 	rxc_qp_work_run(container_of(work, struct rxc_qp, task));
 }
 
+/* Process context, on the rxc_net workqueue. */
+static void rxc_qp_net_task(struct work_struct *work)
+{
+	rxc_qp_work_run(container_of(work, struct rxc_qp, net_task));
+}
+
 /* Process context, on the rxc_stream workqueue. */
 static void rxc_qp_stream_task(struct work_struct *work)
 {
 	rxc_qp_work_run(container_of(work, struct rxc_qp, stream_task));
 }
 
-/* Process context, new runs stopped: neither work item is left. */
+/* Process context, new runs stopped: no work item is left. */
 static void rxc_qp_cancel_work(struct rxc_qp *qp)
 {
 	cancel_work_sync(&qp->task);
+	cancel_work_sync(&qp->net_task);
 	cancel_work_sync(&qp->stream_task);
 }
 
@@ -604,7 +625,10 @@ bool rxc_qp_deliver(struct rxc_qp *qp, struct sk_buff *skb)
 	if (__this_cpu_read(rxc_run_depth) &&
 	    !__this_cpu_read(rxc_run_streams) && rxc_qp_may_run_here())
 		return rxc_qp_claim(qp) == RXC_CLAIM_WON;
-	rxc_qp_sched(qp);
+	if (__this_cpu_read(rxc_run_depth))
+		rxc_qp_sched(qp);
+	else	/* from the network */
+		rxc_qp_sched_on(qp, rxc_net_wq, &qp->net_task);
 	return false;
 }
 
@@ -717,6 +741,7 @@ int rxc_qp_transport_create(struct rxc_qp *qp)
 	}
 
 	INIT_WORK(&qp->task, rxc_qp_task);
+	INIT_WORK(&qp->net_task, rxc_qp_net_task);
 	INIT_WORK(&qp->stream_task, rxc_qp_stream_task);
 	spin_lock_init(&qp->task_lock);
 	init_waitqueue_head(&qp->task_idle);
@@ -789,17 +814,26 @@ int rxc_transport_init(void)
 	rxc_wq = alloc_workqueue("rxc", WQ_MEM_RECLAIM, 0);
 	if (!rxc_wq)
 		return -ENOMEM;
+	rxc_net_wq = alloc_workqueue("rxc_net", WQ_MEM_RECLAIM | WQ_HIGHPRI,
+				     0);
+	if (!rxc_net_wq)
+		goto err_wq;
 	rxc_stream_wq = alloc_workqueue("rxc_stream",
 					WQ_UNBOUND | WQ_MEM_RECLAIM, 0);
-	if (!rxc_stream_wq) {
-		destroy_workqueue(rxc_wq);
-		return -ENOMEM;
-	}
+	if (!rxc_stream_wq)
+		goto err_net_wq;
 	return 0;
+
+err_net_wq:
+	destroy_workqueue(rxc_net_wq);
+err_wq:
+	destroy_workqueue(rxc_wq);
+	return -ENOMEM;
 }
 
 void rxc_transport_exit(void)
 {
 	destroy_workqueue(rxc_stream_wq);
+	destroy_workqueue(rxc_net_wq);
 	destroy_workqueue(rxc_wq);
 }

@@ -192,6 +192,8 @@ struct rxc_wq {
  *	   changed under @mutex in RESET or INIT only (see ib_comp_cntr.h)
  * @task: runs the transport for this QP when no caller can
  *	  (transport/rxc_task.c)
+ * @net_task: likewise for packets from the network, on a high-priority
+ *	      workqueue
  * @stream_task: likewise for a doorbell that streams, on another
  *		 workqueue
  * @task_flags: enum rxc_task_flag bits
@@ -228,6 +230,7 @@ struct rxc_qp {
 	u16 src_port;
 	struct ib_comp_cntr_attachments cntrs;
 	struct work_struct task;
+	struct work_struct net_task;
 	struct work_struct stream_task;
 	unsigned long task_flags;
 	/* Protects task_owned, task_again and setting DYING and PAUSED. */
