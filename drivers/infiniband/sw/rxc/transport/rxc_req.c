@@ -587,9 +587,7 @@ static bool rxc_req_step(struct rxc_qp *qp, u32 mtu)
 {
 	struct rxc_req *req = &qp->req;
 	struct rxc_swqe *w = &req->wqe[req->cur];
-	const struct rxc_req_pos cursor = {
-		.idx = req->cur, .off = req->cur_off, .psn = req->psn,
-	};
+	struct rxc_req_pos cursor;
 
 	if (w->local && w->state != RXC_SWQE_DONE)
 		rxc_req_local(qp, w);
@@ -617,6 +615,9 @@ static bool rxc_req_step(struct rxc_qp *qp, u32 mtu)
 			return false;
 		rxc_req_start_wqe(qp, w, mtu);
 	}
+	cursor = (struct rxc_req_pos){
+		.idx = req->cur, .off = req->cur_off, .psn = req->psn,
+	};
 	if (!rxc_req_send_pkt(qp, w, &cursor, mtu, false))
 		return true;
 
@@ -780,6 +781,7 @@ static void rxc_req_probe(struct rxc_qp *qp)
 	struct rxc_req *req = &qp->req;
 	u32 psns[2] = { req->una, rxc_psn_add(req->max_psn, RXC_PSN_MASK) };
 	u32 sent = RXC_PSN_MASK + 1;	/* none */
+	u32 mtu = rxc_qp_mtu(qp);
 	struct rxc_req_pos at;
 	struct rxc_swqe *w;
 	int i;
@@ -793,7 +795,7 @@ static void rxc_req_probe(struct rxc_qp *qp)
 		if (!w || at.psn == sent)
 			continue;
 		sent = at.psn;
-		rxc_req_send_pkt(qp, w, &at, rxc_qp_mtu(qp), true);
+		rxc_req_send_pkt(qp, w, &at, mtu, true);
 	}
 	rxc_req_set_timer(qp);
 }

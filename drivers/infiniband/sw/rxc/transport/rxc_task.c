@@ -607,6 +607,7 @@ bool rxc_qp_deliver(struct rxc_qp *qp, struct sk_buff *skb)
 {
 	struct sk_buff_head *q = rxc_skb_pkt(skb)->mask & RXC_OPF_RESP ?
 				 &qp->comp_pkts : &qp->resp_pkts;
+	unsigned int depth = __this_cpu_read(rxc_run_depth);
 
 	/*
 	 * A peer flooding one QP must not pin unbounded memory.  A bound,
@@ -621,13 +622,15 @@ bool rxc_qp_deliver(struct rxc_qp *qp, struct sk_buff *skb)
 	/*
 	 * Inline only inside a run: never for a packet from the network, nor
 	 * for one a streaming QP sent, which waits for the rest of its batch.
+	 * A packet whose softirq interrupted a run on this CPU cannot be told
+	 * from one that run looped back through a veth: both go to rxc_wq.
 	 */
-	if (__this_cpu_read(rxc_run_depth) &&
-	    !__this_cpu_read(rxc_run_streams) && rxc_qp_may_run_here())
+	if (depth && !__this_cpu_read(rxc_run_streams) &&
+	    rxc_qp_may_run_here())
 		return rxc_qp_claim(qp) == RXC_CLAIM_WON;
-	if (__this_cpu_read(rxc_run_depth))
+	if (depth)
 		rxc_qp_sched(qp);
-	else	/* from the network */
+	else
 		rxc_qp_sched_on(qp, rxc_net_wq, &qp->net_task);
 	return false;
 }
