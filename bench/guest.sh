@@ -21,6 +21,8 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=../tests/guest/lib.sh
 . "$here/../tests/guest/lib.sh"
+# shellcheck source=perf-report.sh
+. "$here/perf-report.sh"
 SUITE=bench
 IP=/usr/sbin/ip
 BIN=${RXC_REPO:-$here/..}/build/bench/rxc_bench
@@ -181,15 +183,8 @@ profile() {
 		# would be most of what the samples show.
 		run "$drv profile: perf record ${args[*]}" 300 perf record -q -a -g \
 			-o /tmp/perf.data "$BIN" -d "${drv}0" -g "$g" "${args[@]}"
-		perf report -i /tmp/perf.data --stdio --no-children -g none \
-			--sort dso,sym --percent-limit 0.5 2>/dev/null >"$out.txt" || true
-		perf report -i /tmp/perf.data --stdio --no-children -g caller \
-			--sort sym --percent-limit 1 2>/dev/null >"$out.callers.txt" || true
-		# Inclusive time: what each stage costs with all it calls.
-		perf report -i /tmp/perf.data --stdio --children -g none \
-			--sort sym --percent-limit 1 2>/dev/null >"$out.children.txt" || true
 		echo "== $drv ${args[*]}: hottest symbols"
-		grep -E '^ +[0-9.]+%' "$out.txt" | head -n 30
+		perf_reports /tmp/perf.data "$out"
 	done
 	rdma link delete "${drv}0"
 }

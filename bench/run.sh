@@ -25,10 +25,13 @@
 # --transfers runs only the write, read and send transfers there, and
 # the environment's BENCH_OPS ("write read send"), BENCH_SIZES ("8 4096
 # 65536") and BENCH_MTUS ("1024:1500 4096:9000", path:link) narrow them.
-# Logs: build/bench-results/KERNEL-wire-Ncpu[-transfers]/{a,b}/.
+# --wire --profile runs those transfers once (unless --rounds says
+# otherwise) under perf record in both guests, and leaves each run's
+# reports in the guest's logs (perf-DRV-STEP*.txt).
+# Logs: build/bench-results/KERNEL-wire-Ncpu[-transfers|-profile]/{a,b}/.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
-kernel=stock rounds=3 smoke=0 profile=0 ptests='' wire=0 cpus=1 transfers=0
+kernel=stock rounds=3 rounds_set=0 smoke=0 profile=0 ptests='' wire=0 cpus=1 transfers=0
 while [ $# -gt 0 ]; do
 	case $1 in
 	--smoke) smoke=1 ;;
@@ -39,17 +42,18 @@ while [ $# -gt 0 ]; do
 			shift
 		fi ;;
 	--kernel) kernel=$2; shift ;;
-	--rounds) rounds=$2; shift ;;
+	--rounds) rounds=$2; rounds_set=1; shift ;;
 	--wire) wire=1 ;;
 	--cpus) cpus=$2; shift ;;
 	--transfers) transfers=1 ;;
-	*) sed -n '4,28p' "$0" >&2; exit 2 ;;
+	*) sed -n '4,31p' "$0" >&2; exit 2 ;;
 	esac
 	shift
 done
 if [ "$wire" = 1 ] && [ "$profile" = 1 ]; then
-	echo "bench: --profile runs on one guest only, not with --wire" >&2
-	exit 2
+	[ -z "$ptests" ] || { echo "bench: --wire --profile takes no TESTS" >&2; exit 2; }
+	transfers=1
+	[ "$rounds_set" = 1 ] || rounds=1
 fi
 
 "$top/vm/install-deps.sh"
@@ -58,12 +62,17 @@ make -s -C "$top/userspace" lib
 make -s -C "$top/bench"
 if [ "$wire" = 1 ]; then
 	out=$top/build/bench-results/$kernel-wire-${cpus}cpu
-	[ "$transfers" = 0 ] || out=$out-transfers
+	if [ "$profile" = 1 ]; then
+		out=$out-profile
+	elif [ "$transfers" = 1 ]; then
+		out=$out-transfers
+	fi
 	"$top/vm/run-pair.sh" --kernel "$kernel" --guest-script "$top/bench/wire-guest.sh" \
 		--results "$out" --modules "$mods" --cpus "$cpus" \
 		--timeout $((smoke ? 1500 : 7200)) \
 		--env "BENCH_ROUNDS=$rounds" --env "BENCH_SMOKE=$smoke" \
-		--env "BENCH_TRANSFERS=$transfers" --env "BENCH_MTUS=${BENCH_MTUS:-}" \
+		--env "BENCH_TRANSFERS=$transfers" --env "BENCH_PROFILE=$profile" \
+		--env "BENCH_MTUS=${BENCH_MTUS:-}" \
 		--env "BENCH_OPS=${BENCH_OPS:-}" --env "BENCH_SIZES=${BENCH_SIZES:-}"
 	echo "bench: $kernel kernel, two guests with $cpus vCPU(s) each, $(date -u +%F), $rounds rounds"
 	/usr/bin/python3 "$top/bench/report.py" "$out/a/bench.log"

@@ -23,18 +23,26 @@
 # counted meanwhile ("# port counters:", those that moved): retransmits,
 # sequence NAKs and timeouts on the requester, duplicates on the
 # responder.
+#
+# BENCH_PROFILE=1 runs each rxc_bench under perf record -a in both
+# guests and leaves perf-DRV-STEP{.txt,.callers.txt,.children.txt} in
+# each guest's results (bench/perf-report.sh); its figures are slowed by
+# the sampling and compare only with each other.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=../tests/guest/lib.sh
 . "$here/../tests/guest/lib.sh"
 # shellcheck source=../tests/guest/wire.sh
 . "$here/../tests/guest/wire.sh"
+# shellcheck source=perf-report.sh
+. "$here/perf-report.sh"
 SUITE=wire
 BIN=${RXC_REPO:-$here/..}/build/bench/rxc_bench
 LOG=$RESULTS/bench.log
 ROUNDS=${BENCH_ROUNDS:-3}
 SMOKE=${BENCH_SMOKE:-0}
 TRANSFERS=${BENCH_TRANSFERS:-0}
+PROFILE=${BENCH_PROFILE:-0}
 DIV=1
 # What each round measures: path MTU:link MTU pairs, transfer operations
 # and sizes, QP counts, counter and wake-up tests.  The smoke takes a few
@@ -82,15 +90,22 @@ counters_moved() {
 
 # bench_pair DRV ROUND GID ARGS...: one rxc_bench run across the link.
 bench_pair() {
-	local drv=$1 r=$2 g=$3 p before
+	local drv=$1 r=$2 g=$3 p before perf=()
 	shift 3
 	p=$(next_port)
 	before=$(port_counters "${drv}0")
+	# perf.data goes to the guest's tmpfs, not over 9p.  No "--" after
+	# perf's options: wire_pair splits its commands there.
+	[ "$PROFILE" = 0 ] || perf=(perf record -q -a -g -o /tmp/perf.data)
 	wire_pair "$drv round $r: $*" 300 - true -- \
-		"$BIN" -d "${drv}0" -g "$g" -S -p "$p" "$@" -- \
-		"$BIN" -d "${drv}0" -g "$g" -C "$WIRE_PEER_IP" -p "$p" "$@"
+		"${perf[@]}" "$BIN" -d "${drv}0" -g "$g" -S -p "$p" "$@" -- \
+		"${perf[@]}" "$BIN" -d "${drv}0" -g "$g" -C "$WIRE_PEER_IP" -p "$p" "$@"
 	echo "# port counters: $(counters_moved "$before" "$(port_counters "${drv}0")")" \
 		>>"$WIRE_OUT"
+	if [ "$PROFILE" = 1 ]; then
+		echo "== $drv $*, guest $WIRE_ROLE: hottest symbols"
+		perf_reports /tmp/perf.data "$RESULTS/perf-$drv-$WIRE_STEP"
+	fi
 	[ "$WIRE_ROLE" = b ] || log_lines "$drv" "$r" "$WIRE_OUT"
 }
 
