@@ -24,7 +24,9 @@
 # compares the wire's figures, beside the link's TCP throughput;
 # --transfers runs only the write, read and send transfers there, and
 # the environment's BENCH_OPS ("write read send"), BENCH_SIZES ("8 4096
-# 65536") and BENCH_MTUS ("1024:1500 4096:9000", path:link) narrow them.
+# 65536") and BENCH_MTUS ("1024:1500 4096:9000", path:link) narrow them,
+# and BENCH_EVENTS=1 has their requester sleep on its completion channel
+# instead of spinning (rxc_bench -e).
 # --wire --profile runs those transfers once (unless --rounds says
 # otherwise) under perf record in both guests, and leaves each run's
 # reports in the guest's logs (perf-DRV-STEP*.txt).
@@ -46,7 +48,7 @@ while [ $# -gt 0 ]; do
 	--wire) wire=1 ;;
 	--cpus) cpus=$2; shift ;;
 	--transfers) transfers=1 ;;
-	*) sed -n '4,31p' "$0" >&2; exit 2 ;;
+	*) sed -n '4,33p' "$0" >&2; exit 2 ;;
 	esac
 	shift
 done
@@ -72,6 +74,7 @@ if [ "$wire" = 1 ]; then
 		--timeout $((smoke ? 1500 : 7200)) \
 		--env "BENCH_ROUNDS=$rounds" --env "BENCH_SMOKE=$smoke" \
 		--env "BENCH_TRANSFERS=$transfers" --env "BENCH_PROFILE=$profile" \
+		--env "BENCH_EVENTS=${BENCH_EVENTS:-}" \
 		--env "BENCH_MTUS=${BENCH_MTUS:-}" \
 		--env "BENCH_OPS=${BENCH_OPS:-}" --env "BENCH_SIZES=${BENCH_SIZES:-}"
 	echo "bench: $kernel kernel, two guests with $cpus vCPU(s) each, $(date -u +%F), $rounds rounds"

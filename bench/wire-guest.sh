@@ -17,7 +17,9 @@
 # BENCH_SMOKE=1 (CI) divides every count by 100 and runs a few tests of
 # each kind, on rxc only, and the middleware rxc-rxc and rxc-rxe only;
 # its figures mean nothing.  BENCH_TRANSFERS=1 runs the write, read and
-# send transfers alone, without the middleware.
+# send transfers alone, without the middleware.  BENCH_EVENTS=1 has the
+# transfers' requester sleep on its CQ's channel while its windows are
+# full (rxc_bench -e) instead of spinning.
 #
 # Every rxc_bench run's log ends with what the port counters of its side
 # counted meanwhile ("# port counters:", those that moved): retransmits,
@@ -43,6 +45,7 @@ ROUNDS=${BENCH_ROUNDS:-3}
 SMOKE=${BENCH_SMOKE:-0}
 TRANSFERS=${BENCH_TRANSFERS:-0}
 PROFILE=${BENCH_PROFILE:-0}
+EVENTS=${BENCH_EVENTS:-0}
 DIV=1
 # What each round measures: path MTU:link MTU pairs, transfer operations
 # and sizes, QP counts, counter and wake-up tests.  The smoke takes a few
@@ -145,12 +148,14 @@ driver_down() {	# driver_down DRV TAG
 
 # transfers DRV R GID: write, read and send at every size and path MTU.
 transfers() {
-	local drv=$1 r=$2 g=$3 op s m
+	local drv=$1 r=$2 g=$3 op s m ev=()
+	[ "$EVENTS" = 0 ] || ev=(-e)
 	for m in $MTUS; do
 		wire_mtu "${m#*:}"
 		for op in $OPS; do
 			for s in $SIZES; do
-				bench_pair "$drv" "$r" "$g" -t "$op" -s "$s" -m "${m%:*}" -n "$(sized "$s")"
+				bench_pair "$drv" "$r" "$g" "${ev[@]}" -t "$op" -s "$s" \
+					-m "${m%:*}" -n "$(sized "$s")"
 			done
 		done
 	done

@@ -47,6 +47,7 @@ struct bench_opts {
 	uint32_t window;
 	uint32_t nqps;
 	enum ibv_mtu mtu;
+	bool events;	/* rate tests: sleep on the CQ's channel, not spin */
 };
 
 /* What one side tells the other about each of its QPs. */
@@ -62,7 +63,7 @@ struct bench_side {
 	struct ibv_context *ctx;
 	struct ibv_pd *pd;
 	struct ibv_cq *cq;
-	struct ibv_comp_channel *chan;	/* for T_WAKE_CQ */
+	struct ibv_comp_channel *chan;	/* T_WAKE_CQ, and -e */
 	struct ibv_qp *qp[BENCH_MAX_QPS];
 	struct ibv_ah *ah;		/* UD: towards the peer's QP 0 */
 	struct ibv_mr *mr;

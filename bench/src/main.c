@@ -173,11 +173,18 @@ static bool one_qp_only(enum bench_test t)
 	return test_uses_counter(t) || t == T_CNTR_BASE || t == T_WAKE_CQ;
 }
 
+/* The tests run_counters() times; the others are rates or latency. */
+static bool dispatches_to_counters(enum bench_test t)
+{
+	return t == T_CNTR_UNSIG || t == T_WAKE_WAIT || t == T_WAKE_NOTIFY ||
+	       t == T_WAKE_CQ;
+}
+
 static void parse(int argc, char **argv, struct bench_opts *o)
 {
 	int c;
 
-	while ((c = getopt(argc, argv, "t:d:g:s:m:q:n:w:p:SC:")) != -1) {
+	while ((c = getopt(argc, argv, "t:d:g:s:m:q:n:w:p:SC:e")) != -1) {
 		switch (c) {
 		case 't': o->test = test_of(optarg); break;
 		case 'd': o->dev = optarg; break;
@@ -190,8 +197,9 @@ static void parse(int argc, char **argv, struct bench_opts *o)
 		case 'p': o->port = atoi(optarg); break;
 		case 'S': o->server = true; break;
 		case 'C': o->host = optarg; break;
+		case 'e': o->events = true; break;
 		default:
-			bench_die("usage: rxc_bench -t TEST [-d DEV] [-g GID] [-s SIZE] [-m MTU] [-q QPS] [-n COUNT] [-w WINDOW] [-p PORT] [-S | -C HOST]");
+			bench_die("usage: rxc_bench -t TEST [-d DEV] [-g GID] [-s SIZE] [-m MTU] [-q QPS] [-n COUNT] [-w WINDOW] [-p PORT] [-e] [-S | -C HOST]");
 		}
 	}
 	if (o->test == T_UD || one_qp_only(o->test) || o->test == T_LAT ||
@@ -201,17 +209,13 @@ static void parse(int argc, char **argv, struct bench_opts *o)
 	    o->size > (1u << 20) || (o->test == T_UD && o->size > 1024))
 		bench_die("need COUNT, WINDOW > 0, 1 <= QPS <= %d, SIZE <= 1 MiB (UD: 1 KiB)",
 			  BENCH_MAX_QPS);
+	if (o->events && ((!o->host && !o->server) ||
+			  dispatches_to_counters(o->test) || o->test == T_LAT))
+		bench_die("-e is for rate tests in pair mode");
 	if ((o->test == T_IDLE_QPS || o->test == T_MEMCPY) &&
 	    (o->host || o->server))
 		bench_die("%s runs in loopback mode only",
 			  bench_test_names[o->test]);
-}
-
-/* The tests run_counters() times; the others are rates or latency. */
-static bool dispatches_to_counters(enum bench_test t)
-{
-	return t == T_CNTR_UNSIG || t == T_WAKE_WAIT || t == T_WAKE_NOTIFY ||
-	       t == T_WAKE_CQ;
 }
 
 /* @b is the responder in loopback mode, NULL in pair mode (then @fd). */
