@@ -34,6 +34,16 @@
 #define RXC_NAK_REMOTE_OP	3
 /* Ask for no more than this many packets between two ACKs. */
 #define RXC_ACK_INTERVAL	64
+/*
+ * An ACK that a packet of a multi-packet message asked for goes out at
+ * once, not when the run's batch ends, if this many packets wait for it:
+ * a requester streaming long messages asks every 32 packets or at each
+ * message's end, and its window, full, waits on the answer.  Single-packet
+ * messages, each of which asks, share one ACK per batch as before: they
+ * come in numbers, and the ACKs would cost a loopback stream of them a
+ * fifth of its rate.
+ */
+#define RXC_ACK_NOW		16
 #define RXC_GRH_SIZE		40
 
 /* What executing one request packet calls for. */
@@ -651,8 +661,12 @@ static void rxc_resp_accept(struct rxc_qp *qp, const struct rxc_pkt_info *pkt,
 	resp->psn = rxc_psn_add(resp->psn, 1);
 	if (qp->ibqp.qp_type != IB_QPT_RC || (pkt->mask & RXC_OPF_ATOMIC))
 		return;
-	if (rxc_bth_ackreq(pkt->bth) || ++resp->unacked >= RXC_ACK_INTERVAL)
+	resp->unacked++;
+	if (rxc_bth_ackreq(pkt->bth) || resp->unacked >= RXC_ACK_INTERVAL)
 		resp->ack_pending = true;
+	if (resp->ack_pending && resp->unacked >= RXC_ACK_NOW &&
+	    (pkt->mask & RXC_OPF_ONLY) != RXC_OPF_ONLY)
+		rxc_resp_flush_ack(qp);
 }
 
 /* A remote operation that failed counts as an error on its counter. */

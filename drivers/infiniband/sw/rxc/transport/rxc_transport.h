@@ -257,7 +257,8 @@ struct rxc_read {
  * @psn: the expected PSN
  * @msn: messages completed, for AETHs
  * @nak_sent: a sequence NAK for @psn is out; do not repeat it
- * @ack_pending: send an ACK for @psn - 1 when the batch ends
+ * @ack_pending: send an ACK for @psn - 1 when the batch ends, or right
+ *		 away for a multi-packet message (RXC_ACK_NOW)
  * @unacked: packets accepted since the last ACK
  * @in_msg: a multi-packet message is in progress
  * @msg_op: RXC_OPF_SEND or RXC_OPF_WRITE, for @in_msg
