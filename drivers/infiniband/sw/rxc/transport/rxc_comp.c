@@ -60,6 +60,8 @@ static void rxc_comp_done(struct rxc_qp *qp, struct rxc_swqe *w,
 {
 	if (rxc_swqe_needs_response(w))
 		qp->req.rd_atomic--;
+	if (w->op == RXC_REQ_READ)
+		qp->req.rd_bytes -= w->length;
 	w->state = RXC_SWQE_DONE;
 	w->status = status;
 }

@@ -12,6 +12,7 @@
  */
 #include <linux/jiffies.h>
 #include <linux/sched/clock.h>
+#include <linux/sizes.h>
 
 #include "rxc.h"
 #include "rxc_opcode.h"
@@ -23,6 +24,13 @@
  * in each window (rxc_req_ackreq()).
  */
 #define RXC_ACKREQ_INTERVAL	32
+/*
+ * Reads in flight ask for at most this many bytes, or are one read of any
+ * length.  A read's responses come as one burst the requester cannot
+ * pace, and the bursts of several overran the receiving host's socket
+ * buffer, each loss costing the rest of its read (go-back-N).
+ */
+#define RXC_READ_MAX_BYTES	SZ_64K
 /*
  * The retransmit timeout never goes below this: a software peer under
  * load answers slower than the few microseconds small values allow, and
@@ -517,12 +525,18 @@ static u32 rxc_swqe_npkts(const struct rxc_swqe *w, u32 mtu)
 	return max(DIV_ROUND_UP(w->length, mtu), 1U);
 }
 
-/* May @w start now?  Fences and the read/atomic limit may hold it. */
+/*
+ * May @w start now?  Fences, the read/atomic limit and the bytes of the
+ * reads in flight may hold it.
+ */
 static bool rxc_req_may_start(struct rxc_qp *qp, struct rxc_swqe *w)
 {
 	u32 max_rd = max_t(u32, qp->attr.max_rd_atomic, 1);
 
 	if (w->fence && qp->req.rd_atomic)
+		return false;
+	if (w->op == RXC_REQ_READ && qp->req.rd_bytes &&
+	    (u64)qp->req.rd_bytes + w->length > RXC_READ_MAX_BYTES)
 		return false;
 	return !rxc_swqe_needs_response(w) || qp->req.rd_atomic < max_rd;
 }
@@ -535,6 +549,8 @@ static void rxc_req_start_wqe(struct rxc_qp *qp, struct rxc_swqe *w, u32 mtu)
 	w->retry_psn = w->first_psn - 1;
 	if (rxc_swqe_needs_response(w))
 		qp->req.rd_atomic++;
+	if (w->op == RXC_REQ_READ)
+		qp->req.rd_bytes += w->length;
 }
 
 /* The next packet goes out with @psn; note the highest PSN ever sent. */

@@ -243,6 +243,7 @@ static bool rxc_qp_drain(struct rxc_qp *qp)
 	qp->req.tail = qp->sq.q.cons;
 	qp->req.cur_off = 0;
 	qp->req.rd_atomic = 0;
+	qp->req.rd_bytes = 0;
 	qp->req.rnr_wait = false;
 
 	rxc_resp_flush_rwqe(qp);
@@ -802,6 +803,7 @@ void rxc_qp_transport_reset(struct rxc_qp *qp)
 		       (qp->sq.q.mask + 1) * sizeof(*qp->req.wqe));
 	qp->req.cur_off = 0;
 	qp->req.rd_atomic = 0;
+	qp->req.rd_bytes = 0;
 	qp->req.rnr_wait = false;
 	qp->resp.has_rwqe = false;
 	qp->resp.in_msg = false;

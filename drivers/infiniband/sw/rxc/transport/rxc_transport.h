@@ -178,6 +178,7 @@ static_assert(sizeof(struct rxc_swqe) <= 128);
  * @ackreq_psn: PSN of the last packet that asked for an ACK, or the one
  *		before a rewind's first
  * @rd_atomic: reads and atomics in flight
+ * @rd_bytes: bytes the reads in flight ask for
  * @retry_left: transport retries left before RETRY_EXC_ERR
  * @rnr_left: RNR retries left before RNR_RETRY_EXC_ERR
  * @rnr_wait: an RNR NAK stopped sending until @rnr_timer fires
@@ -201,6 +202,7 @@ struct rxc_req {
 	unsigned long wait_start;
 	u32 ackreq_psn;
 	u32 rd_atomic;
+	u32 rd_bytes;
 	u8 retry_left;
 	u8 rnr_left;
 	bool rnr_wait;
