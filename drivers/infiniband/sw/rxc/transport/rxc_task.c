@@ -217,6 +217,21 @@ void rxc_qp_send_pkt(struct rxc_qp *qp, const struct rxc_av *av,
 }
 
 /*
+ * Neither end has a message in flight any more: the requester sends from
+ * the start of its next WQE with no read or RNR wait outstanding, and
+ * the responder expects the first packet of a message.
+ */
+static void rxc_qp_forget_flight(struct rxc_qp *qp)
+{
+	qp->req.cur_off = 0;
+	qp->req.rd_atomic = 0;
+	qp->req.rd_bytes = 0;
+	qp->req.rnr_wait = false;
+	qp->resp.in_msg = false;
+	qp->resp.rd.active = false;
+}
+
+/*
  * The QP is in ERR: complete what finished, flush the rest, and stop.
  * Later posts are flushed by later runs.
  *
@@ -241,15 +256,10 @@ static bool rxc_qp_drain(struct rxc_qp *qp)
 	more = rxc_flush_sq(qp);
 	qp->req.cur = qp->sq.q.cons;
 	qp->req.tail = qp->sq.q.cons;
-	qp->req.cur_off = 0;
-	qp->req.rd_atomic = 0;
-	qp->req.rd_bytes = 0;
-	qp->req.rnr_wait = false;
+	rxc_qp_forget_flight(qp);
 
 	rxc_resp_flush_rwqe(qp);
 	more |= rxc_flush_rq(qp);
-	qp->resp.rd.active = false;
-	qp->resp.in_msg = false;
 	return more;
 }
 
@@ -801,13 +811,8 @@ void rxc_qp_transport_reset(struct rxc_qp *qp)
 	if (qp->req.wqe)
 		memset(qp->req.wqe, 0,
 		       (qp->sq.q.mask + 1) * sizeof(*qp->req.wqe));
-	qp->req.cur_off = 0;
-	qp->req.rd_atomic = 0;
-	qp->req.rd_bytes = 0;
-	qp->req.rnr_wait = false;
+	rxc_qp_forget_flight(qp);
 	qp->resp.has_rwqe = false;
-	qp->resp.in_msg = false;
-	qp->resp.rd.active = false;
 	if (qp->resp.atomics)
 		memset(qp->resp.atomics, 0,
 		       qp->resp.atomic_slots * sizeof(*qp->resp.atomics));
