@@ -112,6 +112,20 @@ wait_for() {
 	return 1
 }
 
+# wait_or_report SECS CMD...: wait_for, and when it times out, leave what
+# a stall needs explained: every link's counters and QPs, the softirq
+# backlog, and (through sysrq-t, in dmesg.txt) each task's stack and the
+# workqueues' state.
+wait_or_report() {
+	wait_for "$@" && return 0
+	echo "# stall: '${*:2}' still false after $1 s" >&2
+	rdma statistic show >&2 || true
+	rdma resource show qp >&2 || true
+	cat /proc/net/softnet_stat >&2 || true
+	echo t >/proc/sysrq-trigger || true
+	return 1
+}
+
 dev_exists() { [ -e "/sys/class/infiniband/$DEV" ]; }
 mod_loaded() { [ -e "/sys/module/$1" ]; }
 port_active() { grep -q ACTIVE "/sys/class/infiniband/$DEV/ports/1/state"; }

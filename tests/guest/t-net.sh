@@ -171,7 +171,7 @@ if target_start; then
 	# Under emulation the READ takes seconds; once, in a guest that shared
 	# the host's two CPUs with another, it took ten minutes.
 	check "the target answers all $npkts packets of the peer's READ" \
-		wait_for 900 counter_above "$TDEV" sent_packets $((sent + npkts - 1))
+		wait_or_report 900 counter_above "$TDEV" sent_packets $((sent + npkts - 1))
 	rdma statistic show link "$TDEV/1"
 	check "every forged request is counted as rcv_wrong_peer" \
 		wait_for 10 counter_is "$TDEV" rcv_wrong_peer $((wrong + flood))
@@ -194,7 +194,7 @@ if target_start; then
 		"${inject_cmd[@]}" "$FAR_IP" "$NEAR_IP" read_then "$qpn" \
 		"$rq_psn" "$va" "$rkey" "$len" "$next" "$copies"
 	check "the target refuses the first copy" \
-		wait_for 900 counter_above "$TDEV" remote_access_errors "$errors"
+		wait_or_report 900 counter_above "$TDEV" remote_access_errors "$errors"
 	check "and fails the QP with IBV_EVENT_QP_ACCESS_ERR" \
 		test "$(target_says 'event 10000')" = event=3
 	sleep 2
