@@ -17,6 +17,7 @@
  */
 #include <linux/ip.h>
 #include <linux/ipv6.h>
+#include <kunit/visibility.h>
 #include <rdma/ib_mad.h>
 
 #include "rxc.h"
@@ -114,13 +115,19 @@ void rxc_resp_flush_ack(struct rxc_qp *qp)
 			   rxc_psn_add(qp->resp.psn, RXC_PSN_MASK));
 }
 
-/* Entering RTR: expect rq_psn. */
+/*
+ * Entering RTR: expect rq_psn.  A QP reused after RESET counts its
+ * messages from zero again, as a new one would: its peer is new too.
+ */
 void rxc_resp_start(struct rxc_qp *qp)
 {
 	qp->resp.psn = qp->attr.rq_psn;
+	qp->resp.msn = 0;
 	qp->resp.nak_sent = false;
 	qp->resp.ack_pending = false;
+	qp->resp.unacked = 0;
 }
+EXPORT_SYMBOL_IF_KUNIT(rxc_resp_start);
 
 static void rxc_srq_limit_event(struct rxc_srq *srq)
 {
