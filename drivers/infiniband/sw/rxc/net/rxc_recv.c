@@ -154,14 +154,17 @@ static struct rxc_qp *rxc_recv_one(struct rxc_dev *rxc, struct sk_buff *skb,
 void rxc_recv(struct sk_buff *skb)
 {
 	struct rxc_dev *rxc = rxc_dev_get_by_netdev(skb->dev);
+	struct rxc_qp *claimed;
 
 	/* Not for a netdev with an rxc device: nobody to count it. */
 	if (!rxc) {
 		kfree_skb(skb);
 		return;
 	}
-	/* Softirq context: a run is never claimed here (rxc_qp_deliver()). */
-	WARN_ON_ONCE(rxc_recv_one(rxc, skb, true));
+	/* Softirq context: only a small read is answered here. */
+	claimed = rxc_recv_one(rxc, skb, true);
+	if (claimed)
+		rxc_qp_run_softirq(claimed);
 	ib_device_put(&rxc->ib_dev);
 }
 

@@ -23,9 +23,13 @@
  *   unfinished, modify_qp) on the bound rxc_wq; a streaming doorbell's on
  *   the unbound rxc_stream_wq, where the scheduler may place it beside
  *   the poster.
- * The UDP receive path (softirq) only queues: a transport run there
- * would make NET_RX processing long enough to be pushed to ksoftirqd,
- * where busy-polling applications starve it and the backlog overflows.
+ * The UDP receive path (softirq) queues, with one exception: a transport
+ * run there would make NET_RX processing long enough to be pushed to
+ * ksoftirqd, where busy-polling applications starve it and the backlog
+ * overflows.  The exception is a read request whose answer is one packet,
+ * to a QP with nothing else to do (rxc_qp_run_softirq()): that run is
+ * one copy of at most one MTU and one send, and the hop to a kworker and
+ * back was most of what a small read cost the responder.
  * A run never sleeps (preemption is disabled) and leaves bottom halves
  * alone, so that the packets it sends through a veth are received while
  * it goes on.  It does at most RXC_TASK_BUDGET packets or sends, which
@@ -601,6 +605,48 @@ void rxc_qp_task_resume(struct rxc_qp *qp)
 	rxc_qp_sched(qp);
 }
 
+/*
+ * May the softirq that received @pkt answer it itself?  A read request
+ * whose answer is one packet, to a QP with no packet waiting, so that
+ * the run is that one answer.  Never in a softirq that interrupted a
+ * run on this CPU (the caller checks the depth), which may be this QP's.
+ */
+static bool rxc_qp_answers_in_softirq(struct rxc_qp *qp,
+				      const struct rxc_pkt_info *pkt)
+{
+	const u8 *reth = rxc_pkt_hdr(pkt, RXC_HDR_RETH);
+
+	return in_serving_softirq() &&
+	       pkt->opcode == RXC_OPCODE(RC, READ_REQUEST) && reth &&
+	       rxc_reth_len(reth) <= rxc_qp_mtu(qp) &&
+	       skb_queue_empty_lockless(&qp->resp_pkts) &&
+	       skb_queue_empty_lockless(&qp->comp_pkts);
+}
+
+/**
+ * rxc_qp_run_softirq - answer a read request in its softirq
+ * @qp: the QP, whose run claim the caller won in rxc_qp_deliver()
+ *
+ * Softirq context, the UDP receive path.  Runs the responder for the
+ * request and its one response only; a QP that is not receiving, or has
+ * anything else to do by then, has it done by the work item.
+ */
+void rxc_qp_run_softirq(struct rxc_qp *qp)
+{
+	enum ib_qp_state state = rxc_qp_state(qp);
+	bool more = true;
+
+	__this_cpu_inc(rxc_run_depth);
+	if (state == IB_QPS_RTR || state == IB_QPS_RTS ||
+	    state == IB_QPS_SQD || state == IB_QPS_SQE) {
+		/* The request, then its response. */
+		rxc_task_resp(qp, 2);
+		more = rxc_qp_state(qp) == IB_QPS_ERR || rxc_task_more(qp);
+	}
+	__this_cpu_dec(rxc_run_depth);
+	rxc_qp_unclaim(qp, more, false);
+}
+
 /**
  * rxc_qp_deliver - queue a validated packet for its QP
  * @qp: the destination QP, kept alive by the caller (see rxc_recv())
@@ -609,16 +655,17 @@ void rxc_qp_task_resume(struct rxc_qp *qp)
  * Softirq context (the UDP receive path), or bottom halves disabled
  * inside a run that looped the packet back.
  *
- * Return: true when the caller, a run looping the packet back, won the
- * QP's run claim: it must call
- * rxc_qp_run_claimed() once it dropped its locks.  The claim keeps the
- * QP alive until then, since destroy waits for it.
+ * Return: true when the caller won the QP's run claim: it must call
+ * rxc_qp_run_claimed() (a run looping the packet back) or
+ * rxc_qp_run_softirq() (the UDP receive path) once it dropped its locks.
+ * The claim keeps the QP alive until then, since destroy waits for it.
  */
 bool rxc_qp_deliver(struct rxc_qp *qp, struct sk_buff *skb)
 {
 	struct sk_buff_head *q = rxc_skb_pkt(skb)->mask & RXC_OPF_RESP ?
 				 &qp->comp_pkts : &qp->resp_pkts;
 	unsigned int depth = __this_cpu_read(rxc_run_depth);
+	bool here;
 
 	/*
 	 * A peer flooding one QP must not pin unbounded memory.  A bound,
@@ -629,7 +676,11 @@ bool rxc_qp_deliver(struct rxc_qp *qp, struct sk_buff *skb)
 		kfree_skb(skb);
 		return false;
 	}
+	/* Decided before queueing: a run elsewhere may take the packet. */
+	here = !depth && rxc_qp_answers_in_softirq(qp, rxc_skb_pkt(skb));
 	skb_queue_tail(q, skb);
+	if (here)
+		return rxc_qp_claim(qp) == RXC_CLAIM_WON;
 	/*
 	 * Inline only inside a run: never for a packet from the network, nor
 	 * for one a streaming QP sent, which waits for the rest of its batch.

@@ -362,6 +362,7 @@ void rxc_qp_task_resume(struct rxc_qp *qp);
 void rxc_qp_task_flush(struct rxc_qp *qp);
 bool rxc_qp_deliver(struct rxc_qp *qp, struct sk_buff *skb);
 void rxc_qp_run_claimed(struct rxc_qp *qp);
+void rxc_qp_run_softirq(struct rxc_qp *qp);
 u32 rxc_qp_mtu(const struct rxc_qp *qp);
 void rxc_qp_send_pkt(struct rxc_qp *qp, const struct rxc_av *av,
 		     struct sk_buff *skb);
