@@ -187,6 +187,8 @@ fi
 if [ -f "$repo/rdma-core-patches/check-patches.sh" ]; then
 	tap_of "rdma-core-patches" sh "$repo/rdma-core-patches/check-patches.sh"
 fi
+# Documentation/*.rst: each parses without a docutils warning.
+tap_of "docs" "$repo/tests/host/t-docs.sh"
 # The Debian packages: built, linted, their contents, DKMS for each
 # installed kernel (tests/host/t-packages.sh); installed in the guests.
 if [ -f "$repo/debian/control" ]; then

@@ -31,6 +31,8 @@ else
 	gcc make rsync
 	# librxc's man page check renders roff with man(1) and groff
 	man-db groff-base
+	# Documentation/*.rst is parsed by docutils (tests/host/t-docs.sh)
+	python3-docutils
 	# the interop test checks the wire format with Wireshark's dissectors
 	tshark
 	# UCX between namespaces (tests/guest/t-ucx.sh) and between guests
