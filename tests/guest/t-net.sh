@@ -28,12 +28,11 @@ listening() {	# listening [NETNS]: is anything bound to UDP/4791?
 }
 counter_is() { [ "$(hw_counter "$1" "$2")" = "$3" ]; }
 counter_above() { [ "$(hw_counter "$1" "$2")" -gt "$3" ]; }
-# answered_above DEV N: DEV has sent more than N packets, counting those
-# its netdev refused (send_errors): a veth drops what overflows the
-# receiving CPU's backlog, and nobody asks for those again.
-answered_above() {
-	[ $(($(hw_counter "$1" sent_packets) + $(hw_counter "$1" send_errors))) -gt "$2" ]
-}
+# answered DEV: the packets DEV has sent, counting those its netdev refused
+# (send_errors): a veth drops what overflows the receiving CPU's backlog,
+# and nobody asks for those again.
+answered() { echo $(($(hw_counter "$1" sent_packets) + $(hw_counter "$1" send_errors))); }
+answered_above() { [ "$(answered "$1")" -gt "$2" ]; }
 gone() { ! rdma link show "$1/1" >/dev/null 2>&1; }
 
 # Lazy sockets: nothing listens without a device, and the last device
@@ -168,7 +167,7 @@ fi
 if target_start; then
 	flood=1100	# more than the 1024 packets a QP queues
 	npkts=$(((rlen + 1023) / 1024))
-	sent=$(($(hw_counter "$TDEV" sent_packets) + $(hw_counter "$TDEV" send_errors)))
+	sent=$(answered "$TDEV")
 	wrong=$(hw_counter "$TDEV" rcv_wrong_peer)
 	dropped=$(hw_counter "$TDEV" rcv_qp_dropped)
 	run "inject a READ of $rlen bytes from $FAR_IP, then $flood copies from 10.78.0.9" 60 \
