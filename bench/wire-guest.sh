@@ -7,7 +7,8 @@
 # bench/guest.sh's format, with mode=wire.
 #
 # Each round: the link's own TCP throughput (iperf3) at MTU 1500 and
-# 9000, then rdma_rxe and rxc in turn, both ends the same driver: write,
+# 9000, and with frames of a RoCE packet's size at each path MTU (see
+# roce_frame_mtu), then rdma_rxe and rxc in turn, both ends the same driver: write,
 # read and send at 8 B, 4 KiB and 64 KiB at path MTU 1024 (1500-byte
 # link) and 4096 (9000-byte link), latency, 1, 4 and 16 QPs, UD and the
 # counter tests.  After the rounds, the middleware, once per pairing of
@@ -111,6 +112,13 @@ bench_pair() {
 	fi
 	[ "$WIRE_ROLE" = b ] || log_lines "$drv" "$r" "$WIRE_OUT"
 }
+
+# roce_frame_mtu PMTU: the netdev MTU whose TCP frames are as long as a
+# RoCE packet of a full path MTU's payload: IPv4 (20) + UDP (8) + BTH (12)
+# + payload + ICRC (4).  The link moves packets, not bytes, at a cost per
+# packet, so TCP at that MTU separates what the frame size costs every
+# protocol from what rxc costs.
+roce_frame_mtu() { echo $(($1 + 44)); }
 
 # tcp_bw ROUND MTU: the link's TCP throughput at netdev MTU, as the
 # figure "tcp" with that MTU.
@@ -254,6 +262,7 @@ wire_up || { echo "bench: the link never came up"; exit 0; }
 for ((r = 1; r <= ROUNDS; r++)); do
 	tcp_bw "$r" 1500
 	tcp_bw "$r" 9000
+	for m in $MTUS; do tcp_bw "$r" "$(roce_frame_mtu "${m%:*}")"; done
 	wire_mtu 1500
 	for drv in $DRIVERS; do round "$drv" "$r"; done
 done
