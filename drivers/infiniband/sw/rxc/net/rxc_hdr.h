@@ -44,6 +44,8 @@ enum rxc_hdr {
 #define RXC_ATMACK_SIZE		8
 #define RXC_IMMDT_SIZE		4
 #define RXC_IETH_SIZE		4
+/* The longest BTH and extension headers of any opcode: an atomic request. */
+#define RXC_MAX_HDR_LEN		(RXC_BTH_SIZE + RXC_ATMETH_SIZE)
 
 /* The only transport header version there is. */
 #define RXC_TVER		0
@@ -337,19 +339,19 @@ static inline void rxc_bth_init(u8 *bth, u8 opcode, bool se, u8 pad,
 /**
  * struct rxc_pkt_info - a received packet, as rxc_pkt_parse() found it
  * @bth: the BTH; the headers, payload, padding and ICRC follow it
- * @payload: the payload (right after the headers)
- * @payload_len: payload bytes, padding excluded
+ * @payload_len: payload bytes, padding excluded; the payload follows the
+ *		 headers, in the packet's fragments when it is not linear
+ *		 (rxc_pkt_payload_walk())
  * @mask: the opcode's RXC_OPF_* properties (transport/rxc_opcode.h)
  * @opcode: the BTH opcode
  * @hdr_len: bytes of the BTH and its extension headers
  * @pad: bytes of padding between the payload and the ICRC
  * @off: offset from @bth of each extension header, 0 when it is absent
  *
- * It is small enough (40 bytes on 64-bit) to live in skb->cb.
+ * It is small enough (32 bytes on 64-bit) to live in skb->cb.
  */
 struct rxc_pkt_info {
 	const u8 *bth;
-	const u8 *payload;
 	u32 payload_len;
 	u32 mask;
 	u8 opcode;

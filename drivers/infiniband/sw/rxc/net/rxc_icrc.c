@@ -13,6 +13,7 @@
 #include <linux/crc32.h>
 #include <linux/ip.h>
 #include <linux/ipv6.h>
+#include <linux/skbuff.h>
 #include <linux/udp.h>
 #include <net/checksum.h>
 #include <kunit/visibility.h>
@@ -41,6 +42,37 @@ static void rxc_icrc_mask_ipv6(u8 *hdr)
 	ip6->hop_limit = 0xff;
 }
 
+/*
+ * The CRC, not yet inverted, of the masked LRH and of the IP, UDP and BTH
+ * headers at @ip, masked; *@hdr_len gets their length.
+ */
+static u32 rxc_icrc_hdrs(const u8 *ip, unsigned int *hdr_len)
+{
+	static const u8 masked_lrh[8] = {
+		0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff
+	};
+	u8 hdr[sizeof(struct ipv6hdr) + sizeof(struct udphdr) + RXC_BTH_SIZE];
+	unsigned int ip_len;
+	struct udphdr *udp;
+	u32 crc;
+
+	ip_len = (ip[0] >> 4) == 6 ? sizeof(struct ipv6hdr) :
+				     sizeof(struct iphdr);
+	*hdr_len = ip_len + sizeof(struct udphdr) + RXC_BTH_SIZE;
+	memcpy(hdr, ip, *hdr_len);
+
+	if (ip_len == sizeof(struct ipv6hdr))
+		rxc_icrc_mask_ipv6(hdr);
+	else
+		rxc_icrc_mask_ipv4(hdr);
+	udp = (struct udphdr *)(hdr + ip_len);
+	udp->check = CSUM_MANGLED_0;
+	hdr[ip_len + sizeof(struct udphdr) + RXC_BTH_RESV8_OFFSET] = 0xff;
+
+	crc = crc32_le(~0U, masked_lrh, sizeof(masked_lrh));
+	return crc32_le(crc, hdr, *hdr_len);
+}
+
 /**
  * rxc_icrc - compute the ICRC of a RoCEv2 packet
  * @ip: the IP header; IPv4 (without options) or IPv6, by its version field
@@ -52,30 +84,36 @@ static void rxc_icrc_mask_ipv6(u8 *hdr)
  */
 u32 rxc_icrc(const u8 *ip, unsigned int len)
 {
-	static const u8 masked_lrh[8] = {
-		0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff
-	};
-	u8 hdr[sizeof(struct ipv6hdr) + sizeof(struct udphdr) + RXC_BTH_SIZE];
-	unsigned int ip_len, hdr_len;
-	struct udphdr *udp;
-	u32 crc;
+	unsigned int hdr_len;
+	u32 crc = rxc_icrc_hdrs(ip, &hdr_len);
 
-	ip_len = (ip[0] >> 4) == 6 ? sizeof(struct ipv6hdr) :
-				     sizeof(struct iphdr);
-	hdr_len = ip_len + sizeof(struct udphdr) + RXC_BTH_SIZE;
-	memcpy(hdr, ip, hdr_len);
-
-	if (ip_len == sizeof(struct ipv6hdr))
-		rxc_icrc_mask_ipv6(hdr);
-	else
-		rxc_icrc_mask_ipv4(hdr);
-	udp = (struct udphdr *)(hdr + ip_len);
-	udp->check = CSUM_MANGLED_0;
-	hdr[ip_len + sizeof(struct udphdr) + RXC_BTH_RESV8_OFFSET] = 0xff;
-
-	crc = crc32_le(~0U, masked_lrh, sizeof(masked_lrh));
-	crc = crc32_le(crc, hdr, hdr_len);
-	crc = crc32_le(crc, ip + hdr_len, len - hdr_len);
-	return ~crc;
+	return ~crc32_le(crc, ip + hdr_len, len - hdr_len);
 }
 EXPORT_SYMBOL_IF_KUNIT(rxc_icrc);
+
+static int rxc_icrc_piece(void *ctx, u32 off, const u8 *p, u32 n)
+{
+	u32 *crc = ctx;
+
+	*crc = crc32_le(*crc, p, n);
+	return 0;
+}
+
+/**
+ * rxc_icrc_skb - rxc_icrc() of a received packet, read where it lies
+ * @skb: the packet; linear from its IP header to the end of the BTH
+ * @len: bytes from the IP header to the end of the padded payload, ICRC
+ *	 excluded
+ *
+ * Return: the ICRC, to compare with the little-endian one received.
+ */
+u32 rxc_icrc_skb(struct sk_buff *skb, unsigned int len)
+{
+	unsigned int hdr_len;
+	u32 crc = rxc_icrc_hdrs(skb_network_header(skb), &hdr_len);
+
+	rxc_skb_walk(skb, skb_network_offset(skb) + hdr_len, len - hdr_len,
+		     rxc_icrc_piece, &crc);
+	return ~crc;
+}
+EXPORT_SYMBOL_IF_KUNIT(rxc_icrc_skb);

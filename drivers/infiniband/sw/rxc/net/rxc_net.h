@@ -63,6 +63,11 @@ enum ib_mtu rxc_mtu_for_netdev(unsigned int ndev_mtu);
 
 /* rxc_icrc.c */
 u32 rxc_icrc(const u8 *ip, unsigned int len);
+u32 rxc_icrc_skb(struct sk_buff *skb, unsigned int len);
+
+/* rxc_parse.c (rxc_pkt_parse() is in rxc_hdr.h) */
+int rxc_skb_walk(struct sk_buff *skb, unsigned int off, unsigned int len,
+		 int (*fn)(void *ctx, u32 off, const u8 *p, u32 n), void *ctx);
 
 /* rxc_udp.c */
 struct rxc_udp *rxc_udp_get(struct net *net, const char *ibdev_name);

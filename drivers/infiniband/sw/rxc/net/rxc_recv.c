@@ -21,12 +21,16 @@
 #include "rxc_net.h"
 #include "verbs/rxc_verbs.h"
 
-/* Make the IP header to the end of the RoCE packet linear, and check it. */
+/*
+ * Make the UDP header to the end of the RoCE headers linear, and check the
+ * frame.  The payload may stay where the NIC put it (see rxc_parse.c).
+ */
 static int rxc_recv_frame(struct sk_buff *skb, unsigned int *roce_len)
 {
 	unsigned int udp_len;
 
-	if (skb_linearize(skb))
+	if (!pskb_may_pull(skb, min_t(unsigned int, skb->len,
+				      sizeof(struct udphdr) + RXC_MAX_HDR_LEN)))
 		return -ENOMEM;
 
 	udp_len = ntohs(udp_hdr(skb)->len);
@@ -41,13 +45,15 @@ static int rxc_recv_frame(struct sk_buff *skb, unsigned int *roce_len)
 	return 0;
 }
 
-static bool rxc_recv_icrc_ok(struct sk_buff *skb, const u8 *bth,
-			     unsigned int roce_len)
+static bool rxc_recv_icrc_ok(struct sk_buff *skb, unsigned int roce_len)
 {
-	const u8 *ip = skb_network_header(skb);
-	const u8 *end = bth + roce_len - RXC_ICRC_SIZE;
+	unsigned int end = sizeof(struct udphdr) + roce_len - RXC_ICRC_SIZE;
+	const __le32 *icrc;
+	__le32 buf;
 
-	return rxc_icrc(ip, end - ip) == get_unaligned_le32(end);
+	icrc = skb_header_pointer(skb, end, sizeof(buf), &buf);
+	return icrc && rxc_icrc_skb(skb, end - skb_network_offset(skb)) ==
+		       get_unaligned_le32(icrc);
 }
 
 /*
@@ -70,7 +76,7 @@ static int rxc_recv_check(struct sk_buff *skb, struct rxc_pkt_info *pkt,
 	if (err)
 		return err;
 
-	return !icrc || rxc_recv_icrc_ok(skb, bth, roce_len) ? 0 : -EILSEQ;
+	return !icrc || rxc_recv_icrc_ok(skb, roce_len) ? 0 : -EILSEQ;
 }
 
 static void rxc_recv_count_drop(struct rxc_dev *rxc, int err)

@@ -250,8 +250,8 @@ static void rxc_comp_read_resp(struct rxc_qp *qp, struct rxc_swqe *w,
 		rxc_comp_done(qp, w, IB_WC_BAD_RESP_ERR);
 		return;
 	}
-	if (rxc_sgl_copy(rxc, qp->ibqp.pd, w->sge, w->num_sge, w->resp_bytes,
-			 (void *)pkt->payload, n, RXC_COPY_TO_MR)) {
+	if (rxc_sgl_copy_pkt(rxc, qp->ibqp.pd, w->sge, w->num_sge,
+			     w->resp_bytes, pkt)) {
 		rxc_comp_done(qp, w, IB_WC_LOC_PROT_ERR);
 		return;
 	}

@@ -229,19 +229,29 @@ static struct ib_pd *rxc_resp_rwqe_pd(const struct rxc_qp *qp)
 	return qp->srq ? qp->srq->ibsrq.pd : qp->ibqp.pd;
 }
 
-/* Place @n payload bytes at @off of the receive WQE. */
+/*
+ * Place @n bytes at @off of the receive WQE: from @data, or when it is
+ * NULL the payload of @pkt.  A receive too small or a copy refused fails
+ * the WQE.
+ */
 static enum rxc_resp_res rxc_resp_place_recv(struct rxc_qp *qp, u32 off,
-					     const u8 *data, u32 n)
+					     const u8 *data, u32 n,
+					     const struct rxc_pkt_info *pkt)
 {
 	struct rxc_rwqe *r = &qp->resp.rwqe;
+	struct rxc_dev *rxc = rxc_qp_dev(qp);
+	struct ib_pd *pd = rxc_resp_rwqe_pd(qp);
 	int err;
 
 	if (n > r->length || off > r->length - n) {
 		rxc_resp_fail_rwqe(qp, IB_WC_LOC_LEN_ERR);
 		return RXC_RESP_NAK_INV;
 	}
-	err = rxc_sgl_copy(rxc_qp_dev(qp), rxc_resp_rwqe_pd(qp), r->sge,
-			   r->num_sge, off, (void *)data, n, RXC_COPY_TO_MR);
+	if (data)
+		err = rxc_sgl_copy(rxc, pd, r->sge, r->num_sge, off,
+				   (void *)data, n, RXC_COPY_TO_MR);
+	else
+		err = rxc_sgl_copy_pkt(rxc, pd, r->sge, r->num_sge, off, pkt);
 	if (err) {
 		rxc_resp_fail_rwqe(qp, IB_WC_LOC_PROT_ERR);
 		return RXC_RESP_NAK_OP;
@@ -298,8 +308,8 @@ static enum rxc_resp_res rxc_resp_send(struct rxc_qp *qp,
 			return RXC_RESP_RNR;
 		resp->offset = 0;
 	}
-	res = rxc_resp_place_recv(qp, resp->offset, pkt->payload,
-				  pkt->payload_len);
+	res = rxc_resp_place_recv(qp, resp->offset, NULL, pkt->payload_len,
+				  pkt);
 	if (res != RXC_RESP_OK)
 		return res;
 	resp->offset += pkt->payload_len;
@@ -372,11 +382,28 @@ static enum rxc_resp_res rxc_resp_write_denied(struct rxc_qp *qp,
 	return RXC_RESP_NAK_ACCESS;
 }
 
+/* Where rxc_resp_write_piece() puts a write's payload. */
+struct rxc_resp_dest {
+	struct rxc_qp *qp;
+	u32 rkey;
+	u64 va;
+};
+
+static int rxc_resp_write_piece(void *ctx, u32 off, const u8 *p, u32 n)
+{
+	const struct rxc_resp_dest *d = ctx;
+
+	return rxc_resp_copy(d->qp, d->rkey, d->va + off, (void *)p, n,
+			     IB_ACCESS_REMOTE_WRITE, RXC_COPY_TO_MR) ? 0 :
+								     -EACCES;
+}
+
 static enum rxc_resp_res rxc_resp_write(struct rxc_qp *qp,
 					const struct rxc_pkt_info *pkt)
 {
 	struct rxc_resp *resp = &qp->resp;
 	u32 n = pkt->payload_len;
+	struct rxc_resp_dest dest;
 	const u8 *reth;
 
 	/*
@@ -402,8 +429,10 @@ static enum rxc_resp_res rxc_resp_write(struct rxc_qp *qp,
 	if (n > resp->resid ||
 	    ((pkt->mask & RXC_OPF_LAST) && n != resp->resid))
 		return RXC_RESP_NAK_INV;
-	if (!rxc_resp_copy(qp, resp->rkey, resp->va, (void *)pkt->payload, n,
-			   IB_ACCESS_REMOTE_WRITE, RXC_COPY_TO_MR))
+	dest = (struct rxc_resp_dest){
+		.qp = qp, .rkey = resp->rkey, .va = resp->va,
+	};
+	if (rxc_pkt_payload_walk(pkt, rxc_resp_write_piece, &dest))
 		return rxc_resp_write_denied(qp, pkt);
 	resp->va += n;
 	resp->resid -= n;
@@ -516,11 +545,13 @@ static enum rxc_resp_res rxc_resp_atomic_write(struct rxc_qp *qp,
 					       const struct rxc_pkt_info *pkt)
 {
 	const u8 *reth = rxc_pkt_hdr(pkt, RXC_HDR_RETH);
-	u64 va = rxc_reth_va(reth), *word;
+	u64 va = rxc_reth_va(reth), *word, val;
 	struct rxc_mr *mr;
 
 	if ((va & (sizeof(u64) - 1)) || rxc_reth_len(reth) != sizeof(u64) ||
-	    pkt->payload_len != sizeof(u64))
+	    pkt->payload_len != sizeof(u64) ||
+	    skb_copy_bits(rxc_pkt_skb(pkt), rxc_pkt_payload_off(pkt), &val,
+			  sizeof(val)))
 		return RXC_RESP_NAK_INV;
 	mr = rxc_mr_get_remote(qp, rxc_reth_rkey(reth), IB_ACCESS_REMOTE_WRITE,
 			       va, sizeof(u64));
@@ -530,7 +561,7 @@ static enum rxc_resp_res rxc_resp_atomic_write(struct rxc_qp *qp,
 	}
 	word = rxc_mr_map_u64(mr, va);
 	/* Writes placed before it are visible to whoever sees this word. */
-	smp_store_release(word, get_unaligned((const u64 *)pkt->payload));
+	smp_store_release(word, val);
 	rxc_mr_unmap_u64(mr, word);
 	rxc_mr_put(mr);
 	rxc_cntr_remote(qp, IB_UVERBS_QP_ATTACH_COMP_CNTR_OP_REMOTE_RDMA_WRITE,
@@ -793,9 +824,10 @@ static void rxc_resp_ud(struct rxc_qp *qp, struct sk_buff *skb)
 		return;
 	}
 	rxc_resp_grh(skb, grh, &c.network_hdr_type);
-	if (rxc_resp_place_recv(qp, 0, grh, sizeof(grh)) != RXC_RESP_OK ||
-	    rxc_resp_place_recv(qp, sizeof(grh), pkt->payload,
-				pkt->payload_len) != RXC_RESP_OK)
+	if (rxc_resp_place_recv(qp, 0, grh, sizeof(grh), NULL) !=
+	    RXC_RESP_OK ||
+	    rxc_resp_place_recv(qp, sizeof(grh), NULL, pkt->payload_len,
+				pkt) != RXC_RESP_OK)
 		return;		/* the WQE completed in error */
 
 	c.status = IB_WC_SUCCESS;

@@ -338,6 +338,31 @@ static inline struct rxc_pkt_info *rxc_skb_pkt(struct sk_buff *skb)
 	return (struct rxc_pkt_info *)skb->cb;
 }
 
+/* The packet whose control buffer holds @pkt, from rxc_skb_pkt(). */
+static inline struct sk_buff *rxc_pkt_skb(const struct rxc_pkt_info *pkt)
+{
+	return container_of((void *)pkt, struct sk_buff, cb);
+}
+
+/* Where the payload of a queued packet starts, from skb->data. */
+static inline unsigned int rxc_pkt_payload_off(const struct rxc_pkt_info *pkt)
+{
+	return pkt->bth + pkt->hdr_len - rxc_pkt_skb(pkt)->data;
+}
+
+/*
+ * rxc_skb_walk() over the payload of a queued packet: @fn gets each piece
+ * with its offset in the payload.
+ */
+static inline int rxc_pkt_payload_walk(const struct rxc_pkt_info *pkt,
+				       int (*fn)(void *ctx, u32 off,
+						 const u8 *p, u32 n),
+				       void *ctx)
+{
+	return rxc_skb_walk(rxc_pkt_skb(pkt), rxc_pkt_payload_off(pkt),
+			    pkt->payload_len, fn, ctx);
+}
+
 /* rxc_complete.c */
 void rxc_complete_wr(struct rxc_qp *qp, const struct rxc_completion *c);
 /* Work requests one task run flushes per queue; bounds a run's length. */

@@ -362,3 +362,42 @@ int rxc_sgl_copy(struct rxc_dev *rxc, struct ib_pd *pd,
 	}
 	return len ? -EMSGSIZE : 0;
 }
+
+/* Where rxc_sgl_copy_pkt() puts a payload. */
+struct rxc_sgl_dest {
+	struct rxc_dev *rxc;
+	struct ib_pd *pd;
+	const struct rxe_sge *sge;
+	u32 num_sge;
+	u32 off;
+};
+
+static int rxc_sgl_copy_piece(void *ctx, u32 off, const u8 *p, u32 n)
+{
+	const struct rxc_sgl_dest *d = ctx;
+
+	return rxc_sgl_copy(d->rxc, d->pd, d->sge, d->num_sge, d->off + off,
+			    (void *)p, n, RXC_COPY_TO_MR);
+}
+
+/**
+ * rxc_sgl_copy_pkt - place a received packet's payload into an SGE list
+ * @rxc: the device
+ * @pd: the PD of the QP whose work request holds the list
+ * @sge: the list, in kernel memory (never the shared ring)
+ * @num_sge: its entries
+ * @off: where in the list the payload's first byte goes
+ * @pkt: the packet, queued (rxc_skb_pkt())
+ *
+ * Return: as rxc_sgl_copy(), which places each piece of the payload.
+ */
+int rxc_sgl_copy_pkt(struct rxc_dev *rxc, struct ib_pd *pd,
+		     const struct rxe_sge *sge, u32 num_sge, u32 off,
+		     const struct rxc_pkt_info *pkt)
+{
+	struct rxc_sgl_dest d = {
+		.rxc = rxc, .pd = pd, .sge = sge, .num_sge = num_sge, .off = off,
+	};
+
+	return rxc_pkt_payload_walk(pkt, rxc_sgl_copy_piece, &d);
+}

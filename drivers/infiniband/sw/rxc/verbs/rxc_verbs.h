@@ -336,6 +336,9 @@ void rxc_mr_unmap_u64(struct rxc_mr *mr, u64 *p);
 int rxc_sgl_copy(struct rxc_dev *rxc, struct ib_pd *pd,
 		 const struct rxe_sge *sge, u32 num_sge, u32 off, void *buf,
 		 u32 len, enum rxc_copy_dir dir);
+int rxc_sgl_copy_pkt(struct rxc_dev *rxc, struct ib_pd *pd,
+		     const struct rxe_sge *sge, u32 num_sge, u32 off,
+		     const struct rxc_pkt_info *pkt);
 
 /* rxc_cq.c */
 int rxc_create_cq(struct ib_cq *ibcq, const struct ib_cq_init_attr *attr,
