@@ -62,6 +62,7 @@ fi
 mods=$(bash "$top/vm/build-modules.sh" "$kernel")
 make -s -C "$top/userspace" lib
 make -s -C "$top/bench"
+[ "$wire" = 0 ] || make -s -C "$top/tests/verbs"	# rc_xfer
 if [ "$wire" = 1 ]; then
 	out=$top/build/bench-results/$kernel-wire-${cpus}cpu
 	if [ "$profile" = 1 ]; then
