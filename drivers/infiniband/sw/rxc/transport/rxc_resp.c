@@ -230,33 +230,58 @@ static struct ib_pd *rxc_resp_rwqe_pd(const struct rxc_qp *qp)
 }
 
 /*
- * Place @n bytes at @off of the receive WQE: from @data, or when it is
- * NULL the payload of @pkt.  A receive too small or a copy refused fails
- * the WQE.
+ * Whether @n bytes fit at @off of the receive WQE.  A receive too small
+ * fails the WQE.
  */
-static enum rxc_resp_res rxc_resp_place_recv(struct rxc_qp *qp, u32 off,
-					     const u8 *data, u32 n,
-					     const struct rxc_pkt_info *pkt)
+static enum rxc_resp_res rxc_resp_recv_room(struct rxc_qp *qp, u32 off,
+					    u32 n)
+{
+	u32 len = qp->resp.rwqe.length;
+
+	if (n <= len && off <= len - n)
+		return RXC_RESP_OK;
+	rxc_resp_fail_rwqe(qp, IB_WC_LOC_LEN_ERR);
+	return RXC_RESP_NAK_INV;
+}
+
+/* The outcome of a copy into the receive WQE: a refused one fails it. */
+static enum rxc_resp_res rxc_resp_recv_copied(struct rxc_qp *qp, int err)
+{
+	if (!err)
+		return RXC_RESP_OK;
+	rxc_resp_fail_rwqe(qp, IB_WC_LOC_PROT_ERR);
+	return RXC_RESP_NAK_OP;
+}
+
+/* Place a UD receive's GRH at the start of the receive WQE. */
+static enum rxc_resp_res rxc_resp_place_grh(struct rxc_qp *qp, u8 *grh)
 {
 	struct rxc_rwqe *r = &qp->resp.rwqe;
-	struct rxc_dev *rxc = rxc_qp_dev(qp);
-	struct ib_pd *pd = rxc_resp_rwqe_pd(qp);
+	enum rxc_resp_res res;
 	int err;
 
-	if (n > r->length || off > r->length - n) {
-		rxc_resp_fail_rwqe(qp, IB_WC_LOC_LEN_ERR);
-		return RXC_RESP_NAK_INV;
-	}
-	if (data)
-		err = rxc_sgl_copy(rxc, pd, r->sge, r->num_sge, off,
-				   (void *)data, n, RXC_COPY_TO_MR);
-	else
-		err = rxc_sgl_copy_pkt(rxc, pd, r->sge, r->num_sge, off, pkt);
-	if (err) {
-		rxc_resp_fail_rwqe(qp, IB_WC_LOC_PROT_ERR);
-		return RXC_RESP_NAK_OP;
-	}
-	return RXC_RESP_OK;
+	res = rxc_resp_recv_room(qp, 0, RXC_GRH_SIZE);
+	if (res != RXC_RESP_OK)
+		return res;
+	err = rxc_sgl_copy(rxc_qp_dev(qp), rxc_resp_rwqe_pd(qp), r->sge,
+			   r->num_sge, 0, grh, RXC_GRH_SIZE, RXC_COPY_TO_MR);
+	return rxc_resp_recv_copied(qp, err);
+}
+
+/* Place @pkt's payload at @off of the receive WQE. */
+static enum rxc_resp_res rxc_resp_place_payload(struct rxc_qp *qp, u32 off,
+						const struct rxc_pkt_info *pkt)
+{
+	struct rxc_rwqe *r = &qp->resp.rwqe;
+	enum rxc_resp_res res;
+	int err;
+
+	res = rxc_resp_recv_room(qp, off, pkt->payload_len);
+	if (res != RXC_RESP_OK)
+		return res;
+	err = rxc_sgl_copy_pkt(rxc_qp_dev(qp), rxc_resp_rwqe_pd(qp), r->sge,
+			       r->num_sge, off, pkt);
+	return rxc_resp_recv_copied(qp, err);
 }
 
 /*
@@ -308,8 +333,7 @@ static enum rxc_resp_res rxc_resp_send(struct rxc_qp *qp,
 			return RXC_RESP_RNR;
 		resp->offset = 0;
 	}
-	res = rxc_resp_place_recv(qp, resp->offset, NULL, pkt->payload_len,
-				  pkt);
+	res = rxc_resp_place_payload(qp, resp->offset, pkt);
 	if (res != RXC_RESP_OK)
 		return res;
 	resp->offset += pkt->payload_len;
@@ -824,10 +848,8 @@ static void rxc_resp_ud(struct rxc_qp *qp, struct sk_buff *skb)
 		return;
 	}
 	rxc_resp_grh(skb, grh, &c.network_hdr_type);
-	if (rxc_resp_place_recv(qp, 0, grh, sizeof(grh), NULL) !=
-	    RXC_RESP_OK ||
-	    rxc_resp_place_recv(qp, sizeof(grh), NULL, pkt->payload_len,
-				pkt) != RXC_RESP_OK)
+	if (rxc_resp_place_grh(qp, grh) != RXC_RESP_OK ||
+	    rxc_resp_place_payload(qp, sizeof(grh), pkt) != RXC_RESP_OK)
 		return;		/* the WQE completed in error */
 
 	c.status = IB_WC_SUCCESS;
