@@ -408,8 +408,7 @@ static enum rxc_resp_res rxc_resp_write_denied(struct rxc_qp *qp,
 
 /* Where rxc_resp_write_piece() puts a write's payload. */
 struct rxc_resp_dest {
-	struct rxc_qp *qp;
-	u32 rkey;
+	struct rxc_mr *mr;
 	u64 va;
 };
 
@@ -417,9 +416,30 @@ static int rxc_resp_write_piece(void *ctx, u32 off, const u8 *p, u32 n)
 {
 	const struct rxc_resp_dest *d = ctx;
 
-	return rxc_resp_copy(d->qp, d->rkey, d->va + off, (void *)p, n,
-			     IB_ACCESS_REMOTE_WRITE, RXC_COPY_TO_MR) ? 0 :
-								     -EACCES;
+	rxc_mr_copy(d->mr, d->va + off, (void *)p, n, RXC_COPY_TO_MR);
+	return 0;
+}
+
+/*
+ * Place a write packet's payload at @va of the region @rkey names.  The
+ * region is looked up and its range checked once for the whole packet,
+ * however many pieces the payload arrived in, so a refused packet
+ * changes no byte.
+ */
+static bool rxc_resp_write_payload(struct rxc_qp *qp, u32 rkey, u64 va,
+				   const struct rxc_pkt_info *pkt)
+{
+	struct rxc_resp_dest dest = { .va = va };
+
+	if (!pkt->payload_len)
+		return true;
+	dest.mr = rxc_mr_get_remote(qp, rkey, IB_ACCESS_REMOTE_WRITE, va,
+				    pkt->payload_len);
+	if (!dest.mr)
+		return false;
+	rxc_pkt_payload_walk(pkt, rxc_resp_write_piece, &dest);
+	rxc_mr_put(dest.mr);
+	return true;
 }
 
 static enum rxc_resp_res rxc_resp_write(struct rxc_qp *qp,
@@ -427,7 +447,6 @@ static enum rxc_resp_res rxc_resp_write(struct rxc_qp *qp,
 {
 	struct rxc_resp *resp = &qp->resp;
 	u32 n = pkt->payload_len;
-	struct rxc_resp_dest dest;
 	const u8 *reth;
 
 	/*
@@ -453,10 +472,7 @@ static enum rxc_resp_res rxc_resp_write(struct rxc_qp *qp,
 	if (n > resp->resid ||
 	    ((pkt->mask & RXC_OPF_LAST) && n != resp->resid))
 		return RXC_RESP_NAK_INV;
-	dest = (struct rxc_resp_dest){
-		.qp = qp, .rkey = resp->rkey, .va = resp->va,
-	};
-	if (rxc_pkt_payload_walk(pkt, rxc_resp_write_piece, &dest))
+	if (!rxc_resp_write_payload(qp, resp->rkey, resp->va, pkt))
 		return rxc_resp_write_denied(qp, pkt);
 	resp->va += n;
 	resp->resid -= n;
