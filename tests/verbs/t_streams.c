@@ -11,6 +11,7 @@
  * turn, or unsignaled posts far apart) must stay inline.  rxc only, with
  * the data path.
  */
+#include <sched.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -24,6 +25,8 @@
 #define PAUSE_MS	5
 /* The longest gap between the doorbells of one stream (rxc_task.c). */
 #define STREAM_GAP_US	500
+/* Where the kernel keeps every unbound workqueue, rxc_stream among them. */
+#define WQ_CPUMASK	"/sys/devices/virtual/workqueue/cpumask"
 
 struct streams {
 	struct loop l[MAX_QPS];
@@ -264,10 +267,106 @@ out:
 	streams_free(env, &s);
 }
 
+/* The place of this thread and of the unbound workqueues, to restore. */
+struct placement {
+	cpu_set_t mine;
+	char wq_mask[128];
+};
+
+static bool write_wq_mask(const char *mask)
+{
+	FILE *f = fopen(WQ_CPUMASK, "w");
+	bool ok;
+
+	if (!f)
+		return false;
+	ok = fputs(mask, f) >= 0;
+	return (fclose(f) == 0) && ok;
+}
+
+/*
+ * Put this thread and every unbound workqueue on CPU 0 alone, as if the
+ * host had no other CPU free.  False, with the place unchanged, where
+ * that cannot be done (one CPU only is fine: it is the case tested).
+ */
+static bool confine_to_cpu0(struct placement *p)
+{
+	cpu_set_t one;
+	FILE *f;
+
+	if (sched_getaffinity(0, sizeof(p->mine), &p->mine))
+		return false;
+	f = fopen(WQ_CPUMASK, "r");
+	if (!f)
+		return false;
+	if (!fgets(p->wq_mask, sizeof(p->wq_mask), f)) {
+		fclose(f);
+		return false;
+	}
+	fclose(f);
+	if (!write_wq_mask("1"))
+		return false;
+	CPU_ZERO(&one);
+	CPU_SET(0, &one);
+	if (sched_setaffinity(0, sizeof(one), &one)) {
+		write_wq_mask(p->wq_mask);
+		return false;
+	}
+	return true;
+}
+
+static void unconfine(const struct placement *p)
+{
+	CHECK(write_wq_mask(p->wq_mask), "restore %s", WQ_CPUMASK);
+	CHECK_OK(sched_setaffinity(0, sizeof(p->mine), &p->mine));
+}
+
+/*
+ * Streams hand the transport to another CPU.  With none free, their runs
+ * wait on the poster's CPU: after a few such runs the QPs' doorbells run
+ * inline again ("doorbells_held") for the rest of a hold, so most of the
+ * doorbells of four QPs driven in turn do not stream.  Every write still
+ * lands and completes in order (drive_in_turn()).
+ */
+static void streams_without_a_free_cpu_run_inline(struct test_env *env)
+{
+	long long held0 = port_counter(env, "doorbells_held");
+	struct placement place;
+	struct streams s;
+	long long fast;
+
+	CHECK(held0 >= 0, "no doorbells_held counter");
+	if (!confine_to_cpu0(&place)) {
+		tap_skip("cannot confine the test and %s to CPU 0", WQ_CPUMASK);
+		return;
+	}
+	if (!streams_make(env, &s, MAX_QPS, false))
+		goto out;
+	fast = (long long)drive_in_turn(&s, MAX_QPS, SLOTS / BURST) *
+	       BURST * MAX_QPS;
+	if (fast) {
+		printf("# %lld of %lld doorbells in fast bursts streamed, %lld held\n",
+		       streamed(env, &s), fast,
+		       port_counter(env, "doorbells_held") - held0);
+		CHECK(streamed(env, &s) <= fast / 2,
+		      "%lld doorbells streamed of %lld in fast bursts",
+		      streamed(env, &s), fast);
+		CHECK(port_counter(env, "doorbells_held") > held0,
+		      "no doorbell held");
+	} else {
+		tap_skip("no burst rang its doorbells within %u us of each other",
+			 STREAM_GAP_US);
+	}
+	streams_free(env, &s);
+out:
+	unconfine(&place);
+}
+
 static const struct test_case tests[] = {
 	TEST_CASE(unsignaled_writes_back_to_back_stream),
 	TEST_CASE(four_qps_driven_in_turn_stream),
 	TEST_CASE(one_or_two_qps_and_spaced_unsignaled_writes_run_inline),
+	TEST_CASE(streams_without_a_free_cpu_run_inline),
 };
 
 int main(int argc, char **argv)

@@ -67,6 +67,14 @@
 #define RXC_STREAM_GAP_NS	(500 * NSEC_PER_USEC)
 /* A QP rung longer ago than this no longer counts among a CPU's QPs. */
 #define RXC_STREAM_HIST_NS	(2 * NSEC_PER_MSEC)
+/*
+ * A CPU whose doorbells' stream runs found no CPU but it this many times
+ * in a row runs its doorbells inline for RXC_STREAM_ALONE_NS
+ * (rxc_qp_stream_placed()).  A few, so that one unlucky placement on a
+ * host with CPUs to spare does not end the streams.
+ */
+#define RXC_STREAM_ALONE_RUNS	4
+#define RXC_STREAM_ALONE_NS	(50 * NSEC_PER_MSEC)
 
 /* Bound: runs stay on the CPU where the packet or the timer was. */
 static struct workqueue_struct *rxc_wq;
@@ -96,12 +104,17 @@ static DEFINE_PER_CPU(bool, rxc_run_streams);
  * This CPU's doorbells: the last two QPs they rang, newest first (only
  * compared, never dereferenced: a QP freed since is a stale hint), when
  * each one's last doorbell ended, and when the CPU last rang a third QP
- * in a stream.  Read and changed with preemption disabled.
+ * in a stream.  Then the stream runs of its doorbells that ran on it, in
+ * a row, and when they last reached RXC_STREAM_ALONE_RUNS.  Read and
+ * changed with preemption disabled, on this CPU; @alone_runs is also
+ * reset from the CPU that a stream run found free.
  */
 struct rxc_doorbell_hist {
 	const struct rxc_qp *qp[2];
 	u64 end_ns[2];
 	u64 many_ns;
+	unsigned int alone_runs;
+	u64 alone_ns;
 };
 
 static DEFINE_PER_CPU(struct rxc_doorbell_hist, rxc_doorbell_hist);
@@ -503,6 +516,47 @@ static void rxc_cpu_rang(const struct rxc_qp *qp, u64 now)
 	put_cpu_ptr(&rxc_doorbell_hist);
 }
 
+/*
+ * Did the stream runs of this CPU's doorbells lately find no CPU but
+ * this one?  Then a streaming doorbell would only hand the poster's CPU
+ * to a kworker, and the run would wait until the poster, spinning on
+ * its CQ or counter, yields it: slower than running inline.
+ */
+static bool rxc_cpu_streams_alone(u64 now)
+{
+	struct rxc_doorbell_hist *h = get_cpu_ptr(&rxc_doorbell_hist);
+	bool alone = h->alone_ns && now - h->alone_ns < RXC_STREAM_ALONE_NS;
+
+	put_cpu_ptr(&rxc_doorbell_hist);
+	return alone;
+}
+
+/*
+ * Process context, on the rxc_stream workqueue, before the run: note
+ * where the scheduler put it.  One CPU, or every CPU busy, and it is the
+ * CPU of the doorbell that queued it.  That CPU is a hint, written
+ * without the doorbell's preemption disabled: it may have moved since.
+ */
+static void rxc_qp_stream_placed(struct rxc_qp *qp)
+{
+	int cpu = READ_ONCE(qp->req.doorbell_cpu);
+	struct rxc_doorbell_hist *h = get_cpu_ptr(&rxc_doorbell_hist);
+	unsigned int runs;
+
+	if (smp_processor_id() != cpu) {
+		put_cpu_ptr(&rxc_doorbell_hist);
+		WRITE_ONCE(per_cpu_ptr(&rxc_doorbell_hist, cpu)->alone_runs, 0);
+		return;
+	}
+	runs = READ_ONCE(h->alone_runs) + 1;
+	if (runs >= RXC_STREAM_ALONE_RUNS) {
+		runs = 0;
+		h->alone_ns = local_clock();
+	}
+	WRITE_ONCE(h->alone_runs, runs);
+	put_cpu_ptr(&rxc_doorbell_hist);
+}
+
 /**
  * rxc_qp_doorbell - the send doorbell of a user QP
  * @qp: the QP
@@ -519,7 +573,9 @@ static void rxc_cpu_rang(const struct rxc_qp *qp, u64 now)
  * back (rxc_qp_deliver()) instead of running the peer nested, so the
  * peer takes them in batches and answers each with one ACK, and the
  * completer retires them together.  A doorbell that a pause keeps from
- * queueing its run still counts: the run follows the pause.  Every
+ * queueing its run still counts: the run follows the pause.  Where the
+ * stream runs find no other CPU (rxc_cpu_streams_alone()), the CPU's
+ * doorbells run inline for a while, streams or not.  Every
  * other doorbell runs the transport here and now, for the lowest
  * latency.  Gaps are timed from the end of a doorbell, so that a slow
  * inline run does not hide a stream.
@@ -532,9 +588,15 @@ void rxc_qp_doorbell(struct rxc_qp *qp)
 	streams = rxc_cpu_drives_many(qp, now) ||
 		  (now - atomic64_read(&qp->req.doorbell_ns) <
 		   RXC_STREAM_GAP_NS && rxc_qp_newest_unsignaled(qp));
+	if (streams && rxc_cpu_streams_alone(now)) {
+		rxc_stat_inc(to_rdev(qp->ibqp.device),
+			     RXC_STAT_HELD_DOORBELLS);
+		streams = false;
+	}
 	if (streams != test_bit(RXC_TASK_STREAM, &qp->task_flags))
 		assign_bit(RXC_TASK_STREAM, &qp->task_flags, streams);
 	if (streams) {
+		WRITE_ONCE(qp->req.doorbell_cpu, raw_smp_processor_id());
 		rxc_stat_inc(to_rdev(qp->ibqp.device),
 			     RXC_STAT_STREAMED_DOORBELLS);
 		rxc_qp_sched_on(qp, rxc_stream_wq, &qp->stream_task);
@@ -569,7 +631,10 @@ static void rxc_qp_net_task(struct work_struct *work)
 /* Process context, on the rxc_stream workqueue. */
 static void rxc_qp_stream_task(struct work_struct *work)
 {
-	rxc_qp_work_run(container_of(work, struct rxc_qp, stream_task));
+	struct rxc_qp *qp = container_of(work, struct rxc_qp, stream_task);
+
+	rxc_qp_stream_placed(qp);
+	rxc_qp_work_run(qp);
 }
 
 /* Process context, new runs stopped: no work item is left. */

@@ -186,6 +186,8 @@ static_assert(sizeof(struct rxc_swqe) <= 128);
  * @rnr_timer: ends an RNR wait
  * @doorbell_ns: local_clock() at the end of the last doorbell; doorbells,
  *		 not the task, write it
+ * @doorbell_cpu: the CPU of the last doorbell that streamed; doorbells
+ *		  write it, the stream work item reads it
  */
 struct rxc_req {
 	void *copy;
@@ -209,6 +211,7 @@ struct rxc_req {
 	struct timer_list retrans_timer;
 	struct timer_list rnr_timer;
 	atomic64_t doorbell_ns;
+	int doorbell_cpu;
 };
 
 /**
