@@ -374,18 +374,18 @@ static bool rxc_resp_len_ok(struct rxc_qp *qp, u32 len)
 	return false;
 }
 
-/* Move @n bytes between @buf and the region @rkey names at @va. */
-static bool rxc_resp_copy(struct rxc_qp *qp, u32 rkey, u64 va, void *buf,
-			  u32 n, int access, enum rxc_copy_dir dir)
+/* Copy a read response's @n bytes from the region @rkey names at @va. */
+static bool rxc_resp_read_payload(struct rxc_qp *qp, u32 rkey, u64 va,
+				  void *buf, u32 n)
 {
 	struct rxc_mr *mr;
 
 	if (!n)
 		return true;
-	mr = rxc_mr_get_remote(qp, rkey, access, va, n);
+	mr = rxc_mr_get_remote(qp, rkey, IB_ACCESS_REMOTE_READ, va, n);
 	if (!mr)
 		return false;
-	rxc_mr_copy(mr, va, buf, n, dir);
+	rxc_mr_copy(mr, va, buf, n, RXC_COPY_FROM_MR);
 	rxc_mr_put(mr);
 	return true;
 }
@@ -977,8 +977,7 @@ int rxc_resp_send_reads(struct rxc_qp *qp, int budget)
 			break;		/* try again on the next run */
 		if (rxc_opcode_info(opcode)->off[RXC_HDR_AETH])
 			rxc_resp_set_aeth(qp, skb, RXC_SYN_ACK);
-		if (!rxc_resp_copy(qp, rd->rkey, rd->va, payload, n,
-				   IB_ACCESS_REMOTE_READ, RXC_COPY_FROM_MR)) {
+		if (!rxc_resp_read_payload(qp, rd->rkey, rd->va, payload, n)) {
 			kfree_skb(skb);
 			rxc_resp_read_failed(qp);
 			break;
