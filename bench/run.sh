@@ -24,9 +24,10 @@
 # compares the wire's figures, beside the link's TCP throughput;
 # --transfers runs only the write, read and send transfers there, and
 # the environment's BENCH_OPS ("write read send"), BENCH_SIZES ("8 4096
-# 65536") and BENCH_MTUS ("1024:1500 4096:9000", path:link) narrow them,
-# and BENCH_EVENTS=1 has their requester sleep on its completion channel
-# instead of spinning (rxc_bench -e).
+# 65536") and BENCH_MTUS ("1024:1500 4096:9000", path:link) narrow them
+# (BENCH_OPS=none runs none), BENCH_QPS ("1 4 16") adds the 8-byte writes
+# on that many QPs, and BENCH_EVENTS=1 has their requester sleep on its
+# completion channel instead of spinning (rxc_bench -e).
 # --wire --profile runs those transfers once (unless --rounds says
 # otherwise) under perf record in both guests, and leaves each run's
 # reports in the guest's logs (perf-DRV-STEP*.txt).
@@ -77,7 +78,8 @@ if [ "$wire" = 1 ]; then
 		--env "BENCH_TRANSFERS=$transfers" --env "BENCH_PROFILE=$profile" \
 		--env "BENCH_EVENTS=${BENCH_EVENTS:-}" \
 		--env "BENCH_MTUS=${BENCH_MTUS:-}" \
-		--env "BENCH_OPS=${BENCH_OPS:-}" --env "BENCH_SIZES=${BENCH_SIZES:-}"
+		--env "BENCH_OPS=${BENCH_OPS:-}" --env "BENCH_SIZES=${BENCH_SIZES:-}" \
+		--env "BENCH_QPS=${BENCH_QPS:-}"
 	echo "bench: $kernel kernel, two guests with $cpus vCPU(s) each, $(date -u +%F), $rounds rounds"
 	/usr/bin/python3 "$top/bench/report.py" "$out/a/bench.log"
 	exit 0

@@ -20,7 +20,8 @@
 # BENCH_SMOKE=1 (CI) divides every count by 100 and runs a few tests of
 # each kind, on rxc only, and the middleware rxc-rxc and rxc-rxe only;
 # its figures mean nothing.  BENCH_TRANSFERS=1 runs the write, read and
-# send transfers alone, without the middleware.  BENCH_EVENTS=1 has the
+# send transfers alone, without the middleware, and the 8-byte writes on
+# the QP counts BENCH_QPS names, if it names any.  BENCH_EVENTS=1 has the
 # transfers' requester sleep on its CQ's channel while its windows are
 # full (rxc_bench -e) instead of spinning.
 #
@@ -54,9 +55,10 @@ DIV=1
 # What each round measures: path MTU:link MTU pairs, transfer operations
 # and sizes, QP counts, counter and wake-up tests.  The smoke takes a few
 # of each.  BENCH_MTUS, BENCH_OPS and BENCH_SIZES narrow the transfers,
-# to look at one of them more closely.
+# to look at one of them more closely (BENCH_OPS=none: no transfer), and
+# BENCH_QPS the QP counts.
 MTUS=${BENCH_MTUS:-"1024:1500 4096:9000"} OPS=${BENCH_OPS:-"write read send"}
-SIZES=${BENCH_SIZES:-"8 4096 65536"} QPS="1 4 16" LATS="8 4096"
+SIZES=${BENCH_SIZES:-"8 4096 65536"} QPS=${BENCH_QPS:-"1 4 16"} LATS="8 4096"
 CNTRS="cntr_unsig cntr_base cntr_sig cntr_sig cntr_base"
 WAKES="wake_wait wake_notify wake_cq"
 DRIVERS="rxe rxc"
@@ -160,6 +162,7 @@ driver_down() {	# driver_down DRV TAG
 # transfers DRV R GID: write, read and send at every size and path MTU.
 transfers() {
 	local drv=$1 r=$2 g=$3 op s m ev=()
+	[ "$OPS" != none ] || return 0
 	[ "$EVENTS" = 0 ] || ev=(-e)
 	for m in $MTUS; do
 		wire_mtu "${m#*:}"
@@ -173,16 +176,22 @@ transfers() {
 	wire_mtu 1500
 }
 
+# qp_writes DRV R GID: 8-byte writes, 16 in flight on each of QPS QPs.
+qp_writes() {
+	local q
+	for q in $QPS; do
+		bench_pair "$1" "$2" "$3" -t write -s 8 -q "$q" -w 16 -n "$(sized 8)"
+	done
+}
+
 # the_rest DRV R GID: latency, UD, QP counts, counters and wake-ups.
 the_rest() {
-	local drv=$1 r=$2 g=$3 s q t
+	local drv=$1 r=$2 g=$3 s t
 	for s in $LATS; do
 		bench_pair "$drv" "$r" "$g" -t lat -s "$s" -n "$(n 2000)"
 	done
 	bench_pair "$drv" "$r" "$g" -t ud -s 8 -n "$(sized 8)"
-	for q in $QPS; do
-		bench_pair "$drv" "$r" "$g" -t write -s 8 -q "$q" -w 16 -n "$(sized 8)"
-	done
+	qp_writes "$drv" "$r" "$g"
 	# rdma_rxe has none: its runs say "skipped".  ABBA, as on loopback.
 	for t in $CNTRS; do
 		bench_pair "$drv" "$r" "$g" -t "$t" -s 8 -n "$(sized 8)"
@@ -193,12 +202,16 @@ the_rest() {
 }
 
 # round DRV R: every rxc_bench measurement with DRV at both ends (the
-# transfers alone with BENCH_TRANSFERS=1).
+# transfers and BENCH_QPS's writes alone with BENCH_TRANSFERS=1).
 round() {
 	local drv=$1 r=$2 g
 	g=$(driver_up "$drv" "up-$drv-$r")
 	transfers "$drv" "$r" "$g"
-	[ "$TRANSFERS" = 1 ] || the_rest "$drv" "$r" "$g"
+	if [ "$TRANSFERS" = 0 ]; then
+		the_rest "$drv" "$r" "$g"
+	elif [ -n "${BENCH_QPS:-}" ]; then
+		qp_writes "$drv" "$r" "$g"
+	fi
 	driver_down "$drv" "down-$drv-$r"
 }
 
