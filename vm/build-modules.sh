@@ -5,7 +5,8 @@
 # bench kernel (vm/kernels.sh names them), in a private copy of the sources
 # so that builds for several kernels never share object files.  The build
 # runs with W=1 and sparse and fails on any warning (log in
-# build/KERNEL/build.log).
+# build/KERNEL/build.log).  A build whose inputs match the last clean
+# one is not repeated.
 #
 #   vm/build-modules.sh stock|stock-6.12|debug
 #
@@ -38,11 +39,38 @@ rsync -a --delete --exclude='*.o' --exclude='*.ko' --exclude='*.cmd' \
 		"$work/src/"
 cp "$top/Makefile" "$work/src/Makefile"
 
+# inputs: a digest of everything the build reads that can change between
+# runs on one machine: the sources, this script, and the kernel tree's
+# configuration and exported symbols.
+inputs() {
+	{
+		find "$top/Kbuild" "$top/Makefile" "$top/drivers" "$top/include" \
+			"$top/kunit" -type f ! -name '*.o' ! -name '*.ko' \
+			! -name '*.cmd' ! -name '*.mod*' ! -name '.*' -print0 |
+			sort -z | xargs -0 sha256sum
+		cat "$0" "$kdir/.config" "$kdir/Module.symvers" 2>/dev/null || true
+	} | sha256sum | cut -c1-16
+}
+
+# A CI run asks for one kernel's modules up to three times (its guests,
+# the bench's smoke, the wire's); a clean build of the same inputs has
+# nothing new to say, so its modules are kept.
+key=$(inputs)
+if [ "$(cat "$work/inputs" 2>/dev/null)" = "$key" ] &&
+	ls "$work/modules/"*.ko >/dev/null 2>&1; then
+	echo "build-modules: $kernel: unchanged since its last clean build" >&2
+	echo "$work/modules"
+	exit 0
+fi
+rm -f "$work/inputs"
+
 # Every build is a W=1 and sparse build: a warning fails it.
-make -s -C "$work/src" KDIR="$kdir" check-build >"$work/build.log" 2>&1 || {
+make -s -j"$(nproc)" -C "$work/src" KDIR="$kdir" check-build \
+	>"$work/build.log" 2>&1 || {
 	cat "$work/build.log" >&2
 	exit 1
 }
 rm -f "$work/modules/"*.ko
 find "$work/src" -name '*.ko' -exec cp {} "$work/modules/" \;
+echo "$key" >"$work/inputs"
 echo "$work/modules"

@@ -116,7 +116,7 @@ build() {
 	local name=$1 k=$2 src=$work/src-$1
 	mkdir -p "$src"
 	(cd "$repo" && cp -r Kbuild Makefile drivers include kunit "$src/")
-	if make -C "$k" M="$src" W=1 modules >"$work/$name.log" 2>&1 &&
+	if make -j"$(nproc)" -C "$k" M="$src" W=1 modules >"$work/$name.log" 2>&1 &&
 		! grep -E 'warning:|error:' "$work/$name.log"; then
 		ok "rdma_rxc builds warning-free against the $name headers"
 	else
