@@ -30,24 +30,25 @@ echo "build-modules: $kernel: building against $kdir" >&2
 
 work=$top/build/$kernel
 mkdir -p "$work/src" "$work/modules"
-# Copy only what Kbuild needs; rsync keeps timestamps so rebuilds are
-# incremental.
-rsync -a --delete --exclude='*.o' --exclude='*.ko' --exclude='*.cmd' \
-	--exclude='*.mod*' "$top/Kbuild" "$top/drivers" "$top/include" \
-	"$top/kunit" "$work/src/" >&2 2>/dev/null ||
-	cp -a "$top/Kbuild" "$top/drivers" "$top/include" "$top/kunit" \
-		"$work/src/"
-cp "$top/Makefile" "$work/src/Makefile"
+# What Kbuild reads, and the build products that the copy and the digest
+# both leave out.
+srcs=("$top/Kbuild" "$top/drivers" "$top/include" "$top/kunit")
+products=('*.o' '*.ko' '*.cmd' '*.mod*')
 
 # inputs: a digest of everything the build reads that can change between
-# runs on one machine: the sources, this script, and the kernel tree's
-# configuration and exported symbols.
+# runs on one machine: the sources, this script, the compiler and sparse,
+# and the kernel tree's configuration and exported symbols.
 inputs() {
+	local skip=() p
+
+	for p in "${products[@]}" '.*'; do
+		skip+=(! -name "$p")
+	done
 	{
-		find "$top/Kbuild" "$top/Makefile" "$top/drivers" "$top/include" \
-			"$top/kunit" -type f ! -name '*.o' ! -name '*.ko' \
-			! -name '*.cmd' ! -name '*.mod*' ! -name '.*' -print0 |
+		find "${srcs[@]}" "$top/Makefile" -type f "${skip[@]}" -print0 |
 			sort -z | xargs -0 sha256sum
+		gcc --version 2>/dev/null | head -n1
+		sparse --version 2>/dev/null || true
 		cat "$0" "$kdir/.config" "$kdir/Module.symvers" 2>/dev/null || true
 	} | sha256sum | cut -c1-16
 }
@@ -62,6 +63,16 @@ if [ "$(cat "$work/inputs" 2>/dev/null)" = "$key" ] &&
 	echo "$work/modules"
 	exit 0
 fi
+
+# Copy only what Kbuild needs; rsync keeps timestamps so rebuilds are
+# incremental.
+excludes=()
+for p in "${products[@]}"; do
+	excludes+=(--exclude="$p")
+done
+rsync -a --delete "${excludes[@]}" "${srcs[@]}" "$work/src/" >&2 2>/dev/null ||
+	cp -a "${srcs[@]}" "$work/src/"
+cp "$top/Makefile" "$work/src/Makefile"
 rm -f "$work/inputs"
 
 # Every build is a W=1 and sparse build: a warning fails it.
