@@ -1,9 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 /*
  * ICRC against vectors computed independently with Python's zlib by
- * kunit/vectors/icrc_vectors.py (its output is pasted below).
+ * kunit/vectors/icrc_vectors.py (its output is pasted below), and the
+ * accelerated CRC-32 against crc32_le().
  */
+#include <crypto/hash.h>
 #include <kunit/test.h>
+#include <linux/crc32.h>
+#include <linux/random.h>
 #include <linux/slab.h>
 
 #include "net/rxc_net.h"
@@ -87,11 +91,65 @@ static void icrc_changes_when_any_covered_byte_changes(struct kunit *test)
 	}
 }
 
+/*
+ * rxc_crc32_shash() through @tfm chains like crc32_le(): lengths around
+ * the accelerated code's 16-byte blocks and its 64-byte minimum, at
+ * every alignment within 16 bytes, from seeds that differ.
+ */
+static void expect_crc32_le_through(struct kunit *test,
+				    struct crypto_shash *tfm, const u8 *buf)
+{
+	static const unsigned int lens[] = {
+		0, 1, 15, 16, 63, 64, 79, 80, 81, 127, 128, 1000, 4096
+	};
+	unsigned int n, off;
+
+	for (n = 0; n < ARRAY_SIZE(lens); n++) {
+		for (off = 0; off < 16; off++) {
+			u32 seed = ~0U ^ (off * 0x9e3779b9);
+			u32 got = rxc_crc32_shash(tfm, seed, buf + off, lens[n]);
+
+			KUNIT_EXPECT_EQ_MSG(test, got,
+					    crc32_le(seed, buf + off, lens[n]),
+					    "%s, %u bytes at offset %u",
+					    crypto_shash_driver_name(tfm),
+					    lens[n], off);
+		}
+	}
+}
+
+/*
+ * Each "crc32" hash the kernel has: the generic one, and the one the
+ * crypto API picks, the accelerated one on a CPU that has it, which is
+ * the one rxc computes the ICRC with.
+ */
+static void crc32_through_the_hash_is_crc32_le(struct kunit *test)
+{
+	static const char * const names[] = { "crc32-generic", "crc32" };
+	u8 *buf = kunit_kmalloc(test, 4096 + 16, GFP_KERNEL);
+	unsigned int i, tested = 0;
+
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	get_random_bytes(buf, 4096 + 16);
+	for (i = 0; i < ARRAY_SIZE(names); i++) {
+		struct crypto_shash *tfm = crypto_alloc_shash(names[i], 0, 0);
+
+		if (IS_ERR(tfm))
+			continue;
+		expect_crc32_le_through(test, tfm, buf);
+		crypto_free_shash(tfm);
+		tested++;
+	}
+	if (!tested)
+		kunit_skip(test, "no crc32 hash in this kernel");
+}
+
 static struct kunit_case rxc_icrc_cases[] = {
 	KUNIT_CASE(icrc_matches_the_ipv4_send_vector),
 	KUNIT_CASE(icrc_matches_the_ipv6_write_vector),
 	KUNIT_CASE(icrc_ignores_fields_routers_change),
 	KUNIT_CASE(icrc_changes_when_any_covered_byte_changes),
+	KUNIT_CASE(crc32_through_the_hash_is_crc32_le),
 	{}
 };
 

@@ -256,9 +256,10 @@ static int __init rxc_module_init(void)
 {
 	int err;
 
+	rxc_icrc_init();
 	err = rxc_transport_init();
 	if (err)
-		return err;
+		goto err_icrc;
 	err = rxc_udp_init();
 	if (err)
 		goto err_transport;
@@ -278,6 +279,8 @@ err_udp:
 	rxc_udp_exit();
 err_transport:
 	rxc_transport_exit();
+err_icrc:
+	rxc_icrc_exit();
 	return err;
 }
 
@@ -290,6 +293,7 @@ static void __exit rxc_module_exit(void)
 	rxc_netdev_notifier_unregister();
 	rxc_udp_exit();
 	rxc_transport_exit();
+	rxc_icrc_exit();
 	pr_info("rdma_rxc: unloaded\n");
 }
 

@@ -9,7 +9,16 @@
  * TTL and header checksum; IPv6 traffic class, flow label and hop limit; the
  * UDP checksum; and the BTH byte that holds FECN/BECN.  It is sent as the
  * last four bytes of the packet, least significant byte first.
+ *
+ * Every byte of every packet on a wire goes through the CRC twice, once
+ * at each end, so it takes the fastest CRC-32 the kernel has.  Before
+ * 6.14, crc32_le() is the table-driven code on every CPU; the
+ * accelerated versions (PCLMULQDQ on x86) are reached only through the
+ * crypto API, as the hash "crc32", which is how rdma_rxe computes its
+ * ICRC too.  Later kernels accelerate crc32_le() itself, and their hash
+ * calls it.
  */
+#include <crypto/hash.h>
 #include <linux/crc32.h>
 #include <linux/ip.h>
 #include <linux/ipv6.h>
@@ -23,6 +32,52 @@
 
 /* The BTH byte that carries FECN and BECN. */
 #define RXC_BTH_RESV8_OFFSET	4
+
+/*
+ * The accelerated "crc32" hash, or NULL where the best the crypto API
+ * offers is the generic one, which is crc32_le() behind three indirect
+ * calls.  Set at module load, before any device exists; read-only after.
+ */
+static struct crypto_shash *rxc_crc_tfm __ro_after_init;
+
+/*
+ * Below this many bytes crc32-pclmul hands the buffer to crc32_le()
+ * itself, so the indirect calls would buy nothing: the masked headers
+ * and small payloads stay on crc32_le().
+ */
+#define RXC_CRC_TFM_MIN		64
+
+/**
+ * rxc_crc32_shash - crc32_le(@crc, @p, @len) through the hash @tfm
+ * @tfm: a "crc32" hash, whose state is the running CRC, not inverted
+ * @crc: the CRC so far
+ * @p: the bytes to add
+ * @len: how many
+ *
+ * Return: the CRC with @p added.
+ */
+u32 rxc_crc32_shash(struct crypto_shash *tfm, u32 crc, const u8 *p,
+		    unsigned int len)
+{
+	SHASH_DESC_ON_STACK(desc, tfm);
+	u32 out;
+
+	desc->tfm = tfm;
+	/* "crc32" is keyless and cannot fail; the fallback is belt and braces. */
+	if (crypto_shash_import(desc, &crc) ||
+	    crypto_shash_update(desc, p, len) ||
+	    crypto_shash_export(desc, &out))
+		return crc32_le(crc, p, len);
+	return out;
+}
+EXPORT_SYMBOL_IF_KUNIT(rxc_crc32_shash);
+
+static u32 rxc_crc32(u32 crc, const u8 *p, unsigned int len)
+{
+	if (rxc_crc_tfm && len >= RXC_CRC_TFM_MIN)
+		return rxc_crc32_shash(rxc_crc_tfm, crc, p, len);
+	return crc32_le(crc, p, len);
+}
 
 static void rxc_icrc_mask_ipv4(u8 *hdr)
 {
@@ -87,7 +142,7 @@ u32 rxc_icrc(const u8 *ip, unsigned int len)
 	unsigned int hdr_len;
 	u32 crc = rxc_icrc_hdrs(ip, &hdr_len);
 
-	return ~crc32_le(crc, ip + hdr_len, len - hdr_len);
+	return ~rxc_crc32(crc, ip + hdr_len, len - hdr_len);
 }
 EXPORT_SYMBOL_IF_KUNIT(rxc_icrc);
 
@@ -95,7 +150,7 @@ static int rxc_icrc_piece(void *ctx, u32 off, const u8 *p, u32 n)
 {
 	u32 *crc = ctx;
 
-	*crc = crc32_le(*crc, p, n);
+	*crc = rxc_crc32(*crc, p, n);
 	return 0;
 }
 
@@ -117,3 +172,30 @@ u32 rxc_icrc_skb(struct sk_buff *skb, unsigned int len)
 	return ~crc;
 }
 EXPORT_SYMBOL_IF_KUNIT(rxc_icrc_skb);
+
+/*
+ * rxc_icrc_init - pick the CRC-32 for the ICRC (module load, process
+ * context).  Never fails: crc32_le() is always there.
+ */
+void __init rxc_icrc_init(void)
+{
+	struct crypto_shash *tfm = crypto_alloc_shash("crc32", 0, 0);
+
+	if (IS_ERR(tfm)) {
+		tfm = NULL;
+	} else if (crypto_shash_statesize(tfm) != sizeof(u32) ||
+		   !strcmp(crypto_shash_driver_name(tfm), "crc32-generic")) {
+		/* Not a plain running CRC, or no faster than crc32_le(). */
+		crypto_free_shash(tfm);
+		tfm = NULL;
+	}
+	rxc_crc_tfm = tfm;
+	pr_info("rdma_rxc: ICRC by %s\n",
+		tfm ? crypto_shash_driver_name(tfm) : "crc32_le");
+}
+
+/* Module unload, after the last device and packet are gone. */
+void rxc_icrc_exit(void)
+{
+	crypto_free_shash(rxc_crc_tfm);
+}

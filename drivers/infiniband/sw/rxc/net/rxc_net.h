@@ -62,6 +62,11 @@ u16 rxc_udp_src_port(u32 qpn);
 enum ib_mtu rxc_mtu_for_netdev(unsigned int ndev_mtu);
 
 /* rxc_icrc.c */
+struct crypto_shash;
+void rxc_icrc_init(void);
+void rxc_icrc_exit(void);
+u32 rxc_crc32_shash(struct crypto_shash *tfm, u32 crc, const u8 *p,
+		    unsigned int len);
 u32 rxc_icrc(const u8 *ip, unsigned int len);
 u32 rxc_icrc_skb(struct sk_buff *skb, unsigned int len);
 
