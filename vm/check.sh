@@ -82,6 +82,16 @@ groups_of() {
 	debug/full) echo "$all_groups" ;;
 	esac
 }
+# cpu_model_of KERNEL: QEMU's CPU for its guests.  6.12's has PCLMULQDQ
+# (Westmere, the first x86 with it), so the accelerated CRC-32 computes
+# the ICRC there, against rdma_rxe's in t-interop; the others keep QEMU's
+# default, without it, and crc32_le().
+cpu_model_of() {
+	case $1 in
+	stock-6.12) echo Westmere ;;
+	*) echo qemu64 ;;
+	esac
+}
 out=${RXC_RESULTS:-$repo/build/vm-results}
 if [ -z "${DEV_TYPE:-}" ]; then
 	if [ -f "$here/build-modules.sh" ]; then DEV_TYPE=rxc; else DEV_TYPE=rxe; fi
@@ -229,6 +239,7 @@ run_guest() {
 	: >"$gtap"
 	log "$label: groups $groups"
 	RXC_DEBUG_KERNEL_DIR=$debug_dir "$here/run-vm.sh" --kernel "$k" \
+		--cpu-model "$(cpu_model_of "$k")" \
 		--guest-script "$repo/tests/guest/run-all.sh" --results "$r" \
 		--modules "$mods" --timeout "$tmo" \
 		--env "DEV_TYPE=$DEV_TYPE" --env "VERBS_DIR=$repo/build/tests/verbs" \

@@ -6,8 +6,9 @@
 #
 #   vm/run-vm.sh --kernel stock|stock-6.12|debug --guest-script PATH --results DIR
 #                [--modules DIR] [--timeout SECS] [--env K=V ...]
-#                [--cpus N] [--wire LPORT:PPORT:MAC]
+#                [--cpus N] [--cpu-model MODEL] [--wire LPORT:PPORT:MAC]
 #
+# --cpu-model is QEMU's -cpu (its default, qemu64, when not given).
 # --wire gives the guest one virtio NIC with address MAC on QEMU's UDP
 # socket netdev: it receives on 127.0.0.1:LPORT and sends to PPORT, where
 # another guest listens (vm/run-pair.sh starts both).  The guest learns
@@ -25,7 +26,8 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/.." && pwd)
 kernel=stock script='' results='' modules='' tmo=900 envs=() cpus=2 wire=''
-usage() { sed -n '4,15p' "$0" >&2; exit 2; }
+cpu_model=()
+usage() { sed -n '4,17p' "$0" >&2; exit 2; }
 while [ $# -gt 0 ]; do
 	case $1 in
 	--kernel) kernel=$2 ;;
@@ -35,6 +37,7 @@ while [ $# -gt 0 ]; do
 	--timeout) tmo=$2 ;;
 	--env) envs+=("$2") ;;
 	--cpus) cpus=$2 ;;
+	--cpu-model) cpu_model=(-cpu "$2") ;;
 	--wire) wire=$2 ;;
 	*) usage ;;
 	esac
@@ -147,7 +150,7 @@ boot() {
 	# so the guest has no way out and nothing competes with the serial
 	# console.  No -enable-kvm (hangs here).
 	timeout -k 10 "$tmo" qemu-system-x86_64 \
-		-nodefaults -nographic -no-reboot -m 2G -smp "$cpus" "${nic[@]}" \
+		-nodefaults -nographic -no-reboot -m 2G -smp "$cpus" "${cpu_model[@]}" "${nic[@]}" \
 		-kernel "$bzimage" -initrd "$initrd" \
 		-append "console=ttyS0 panic=-1 log_buf_len=4M printk.devkmsg=on rxc_repo=$repo rxc_boot=$here/guest-boot.sh $cmdline" \
 		-serial "file:$results/console.log" \

@@ -30,6 +30,19 @@ has 'phys_port_cnt:[[:space:]]+1$' "one port"
 has 'node_guid:[[:space:]]+[0-9a-f:]*[1-9a-f]' "node_guid not zero"
 has "GID\\[ *$GID_INDEX\\]:[[:space:]]+::ffff:$IPADDR" "GID[$GID_INDEX] is ::ffff:$IPADDR"
 
+# The ICRC takes the fastest CRC-32 the kernel has: the crypto API's
+# crc32-pclmul where the CPU has PCLMULQDQ and the kernel the module
+# (check.sh boots 6.12's guest on such a CPU), crc32_le() elsewhere.
+if [ "$DEV_TYPE" = rxc ]; then
+	want=crc32_le
+	if grep -qw pclmulqdq /proc/cpuinfo &&
+		modinfo crc32-pclmul >/dev/null 2>&1; then
+		want=crc32-pclmul
+	fi
+	got=$(dmesg | sed -n 's/.*rdma_rxc: ICRC by //p' | tail -n 1)
+	check "the ICRC by $want (is ${got:-not logged})" test "$got" = "$want"
+fi
+
 # attr NAME MIN: the attribute is at least MIN (sane, not just non-zero).
 attr() {
 	local v
