@@ -78,6 +78,7 @@ enum rxc_stat {
 	RXC_STAT_RCV_SEQ_ERRORS,
 	RXC_STAT_SENT_PACKETS,
 	RXC_STAT_LOOPBACK_PACKETS,
+	RXC_STAT_SENT_BATCHED,
 	RXC_STAT_SEND_ERRORS,
 	RXC_STAT_RETRANSMITS,
 	RXC_STAT_RETRANSMIT_TIMEOUTS,
@@ -203,6 +204,12 @@ static inline struct rxc_dev *to_rdev(struct ib_device *ibdev)
 static inline void rxc_stat_inc(struct rxc_dev *rxc, enum rxc_stat stat)
 {
 	atomic64_inc(&rxc->stats[stat]);
+}
+
+static inline void rxc_stat_add(struct rxc_dev *rxc, enum rxc_stat stat,
+				unsigned int n)
+{
+	atomic64_add(n, &rxc->stats[stat]);
 }
 
 int rxc_res_get(struct rxc_dev *rxc, enum rxc_res res);

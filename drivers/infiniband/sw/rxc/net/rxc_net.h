@@ -51,6 +51,26 @@ struct rxc_av {
 	union rxc_sockaddr daddr;
 };
 
+/**
+ * struct rxc_pkt_batch - packets of one run on their way to one peer
+ * @head: the first packet; the others hang on its frag_list
+ * @tail: the last packet chained, NULL while @head is alone
+ * @av: where they all go
+ * @dst: @head's route, held until the batch is sent
+ * @mss: @head's UDP payload: no packet of the batch is longer
+ * @segs: packets in the batch
+ *
+ * Zeroed, it is empty.  See rxc_pkt_send().
+ */
+struct rxc_pkt_batch {
+	struct sk_buff *head;
+	struct sk_buff *tail;
+	const struct rxc_av *av;
+	struct dst_entry *dst;
+	unsigned int mss;
+	unsigned int segs;
+};
+
 /* rxc_addr.c */
 int rxc_av_from_gids(struct rxc_av *av, const union ib_gid *sgid,
 		     const union ib_gid *dgid);
@@ -88,7 +108,9 @@ void rxc_recv_local(struct rxc_dev *rxc, struct sk_buff *skb);
 struct sk_buff *rxc_pkt_new(struct rxc_dev *rxc, const struct rxc_av *av,
 			    unsigned int len);
 int rxc_pkt_send(struct rxc_dev *rxc, const struct rxc_av *av, u16 sport,
-		 struct dst_cache *route, struct sk_buff *skb);
+		 struct dst_cache *route, struct sk_buff *skb,
+		 struct rxc_pkt_batch *batch);
+void rxc_pkt_flush(struct rxc_dev *rxc, struct rxc_pkt_batch *batch);
 
 /* rxc_netdev.c */
 int rxc_netdev_notifier_register(void);

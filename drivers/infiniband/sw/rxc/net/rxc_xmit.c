@@ -5,10 +5,10 @@
  *
  * The transport builds the BTH, its extension headers and the payload in
  * a buffer from rxc_pkt_new(); rxc_pkt_send() adds the rest and hands the
- * packet to the IP stack.  A packet whose destination is an address of
- * this host never reaches a netdev: it goes straight to the receive path
- * of the rxc device that owns the address, without an ICRC, which only
- * guards the wire.
+ * packet to the IP stack, or to a batch that rxc_pkt_flush() hands over.
+ * A packet whose destination is an address of this host never reaches a
+ * netdev: it goes straight to the receive path of the rxc device that
+ * owns the address, without an ICRC, which only guards the wire.
  *
  * From a QP's run (process context, preemption disabled); never with a
  * QP lock held, since a looped-back packet may be for the sending QP
@@ -79,7 +79,8 @@ static u8 rxc_hop_limit(const struct rxc_av *av)
 	return av->hop_limit ? av->hop_limit : 64;
 }
 
-static void rxc_push_ipv4(struct sk_buff *skb, const struct rxc_av *av)
+static void rxc_push_ipv4(struct sk_buff *skb, const struct rxc_av *av,
+			  u16 id)
 {
 	struct iphdr *iph;
 
@@ -91,7 +92,11 @@ static void rxc_push_ipv4(struct sk_buff *skb, const struct rxc_av *av)
 	iph->ihl = sizeof(*iph) / 4;
 	iph->tos = av->traffic_class;
 	iph->tot_len = htons(skb->len);
-	/* DF, as rdma_rxe sends: a DF packet's ID is zero, as IP would set. */
+	/*
+	 * DF, as rdma_rxe sends.  IP gives a lone DF packet ID zero; in a
+	 * batch the IDs count up from there (see rxc_pkt_flush()).
+	 */
+	iph->id = htons(id);
 	iph->frag_off = htons(IP_DF);
 	iph->ttl = rxc_hop_limit(av);
 	iph->protocol = IPPROTO_UDP;
@@ -115,6 +120,17 @@ static void rxc_push_ipv6(struct sk_buff *skb, const struct rxc_av *av)
 	ip6h->saddr = av->saddr.in6.sin6_addr;
 	ip6h->daddr = av->daddr.in6.sin6_addr;
 	skb->protocol = htons(ETH_P_IPV6);
+}
+
+/* @skb->data at the BTH, room for the ICRC put: the UDP and IP headers. */
+static void rxc_push_hdrs(struct sk_buff *skb, const struct rxc_av *av,
+			  u16 sport, u16 ip_id)
+{
+	rxc_push_udp(skb, sport);
+	if (av->network_type == RDMA_NETWORK_IPV4)
+		rxc_push_ipv4(skb, av, ip_id);
+	else
+		rxc_push_ipv6(skb, av);
 }
 
 /* Headers in place: fill the ICRC over IP header .. padding. */
@@ -244,6 +260,132 @@ static int rxc_ip_out(struct net *net, struct sk_buff *skb,
 	return ip6_local_out(net, NULL, skb);
 }
 
+/*
+ * Batches.  A run of the requester sends its packets to one peer.  Handed
+ * to IP one at a time, each would cross the output path alone and reach
+ * the NIC's driver without xmit_more, so that virtio-net, for one, would
+ * ring its host for every packet.  Instead, each packet after the first
+ * hangs on the first one's frag_list, and rxc_pkt_flush() sends them all
+ * as one UDP GSO packet of the fraglist kind: it crosses the output path
+ * once, and its segmentation (in software before a real NIC, or in the
+ * receiver's UDP layer past a veth) hands the driver the whole list.
+ *
+ * Only a device that cannot pass such a packet on gets batches: it
+ * segments them before its driver and its taps (tcpdump) see them.  A
+ * stacked device (veth, VLAN, bond) would carry the batch whole, to show
+ * up as one odd packet in a capture.
+ *
+ * Segmentation keeps each packet's own headers except for three fields:
+ * the IPv4 ID counts up from the first packet's, the IP length is
+ * recounted, and the first packet's UDP length becomes the GSO size.  The
+ * packets are built with those values before their ICRCs are computed,
+ * and the first is never shorter than the others, so each ICRC holds on
+ * the wire.
+ */
+
+/* One IPv4 total length: what a GSO packet may hold. */
+#define RXC_BATCH_MAX_LEN	0xffff
+
+/* May @skb (UDP payload built, no headers yet) join @b? */
+static bool rxc_batch_takes(const struct rxc_pkt_batch *b,
+			    const struct rxc_av *av, const struct sk_buff *skb)
+{
+	unsigned int hdrs = rxc_ip_hdr_len(av) + sizeof(struct udphdr);
+
+	return b->head && b->av == av && skb->len <= b->mss &&
+	       b->head->len + hdrs + skb->len <= RXC_BATCH_MAX_LEN;
+}
+
+/* @skb, its headers pushed with the next IPv4 ID of @b, joins @b. */
+static void rxc_batch_add(struct rxc_pkt_batch *b, struct sk_buff *skb)
+{
+	struct sk_buff *head = b->head;
+
+	rxc_fill_icrc(skb);
+	if (b->tail)
+		b->tail->next = skb;
+	else
+		skb_shinfo(head)->frag_list = skb;
+	b->tail = skb;
+	b->segs++;
+	head->len += skb->len;
+	head->data_len += skb->len;
+	head->truesize += skb->truesize;
+}
+
+static void rxc_batch_start(struct rxc_pkt_batch *b, const struct rxc_av *av,
+			    struct dst_entry *dst, struct sk_buff *skb)
+{
+	*b = (struct rxc_pkt_batch){
+		.head = skb,
+		.av = av,
+		.dst = dst,
+		.mss = skb->len - skb_transport_offset(skb) -
+		       sizeof(struct udphdr),
+		.segs = 1,
+	};
+}
+
+static void rxc_count_sent(struct rxc_dev *rxc, int err, unsigned int pkts)
+{
+	if (err) {
+		rxc_stat_add(rxc, RXC_STAT_SEND_ERRORS, pkts);
+		rxc_dbg(rxc, "send of %u packets failed (%d)\n", pkts, err);
+	} else {
+		rxc_stat_add(rxc, RXC_STAT_SENT_PACKETS, pkts);
+	}
+}
+
+/* IP's verdict on @skb, with congestion notice counted as sent. */
+static int rxc_ip_send(struct net *net, struct sk_buff *skb,
+		       struct dst_entry *dst)
+{
+	/* net_xmit_eval() evaluates its argument twice. */
+	int err = rxc_ip_out(net, skb, dst);
+
+	return net_xmit_eval(err);
+}
+
+/**
+ * rxc_pkt_flush - send the packets of a batch
+ * @rxc: the sending device
+ * @b: the batch, empty afterwards; an empty one sends nothing
+ */
+void rxc_pkt_flush(struct rxc_dev *rxc, struct rxc_pkt_batch *b)
+{
+	struct sk_buff *head = b->head;
+	unsigned int segs = b->segs;
+	int err;
+
+	if (!head)
+		return;
+	if (segs > 1) {
+		struct skb_shared_info *shinfo = skb_shinfo(head);
+
+		shinfo->gso_type = SKB_GSO_UDP_L4 | SKB_GSO_FRAGLIST;
+		shinfo->gso_size = b->mss;
+		shinfo->gso_segs = segs;
+		/*
+		 * Nothing for segmentation to checksum: UDP's stays zero,
+		 * and each packet carries its ICRC.
+		 */
+		head->ip_summed = CHECKSUM_UNNECESSARY;
+		/*
+		 * A receiver that gets the batch whole (past a veth) trims
+		 * it to its UDP length before segmenting it: the length of
+		 * all, as GRO leaves it.  Segmentation restores the first
+		 * packet's.
+		 */
+		udp_hdr(head)->len = htons(head->len -
+					   skb_transport_offset(head));
+	}
+	err = rxc_ip_send(dev_net(rxc->ndev), head, b->dst);
+	rxc_count_sent(rxc, err, segs);
+	if (!err && segs > 1)
+		rxc_stat_add(rxc, RXC_STAT_SENT_BATCHED, segs);
+	*b = (struct rxc_pkt_batch){};
+}
+
 /**
  * rxc_pkt_send - complete and send a packet from rxc_pkt_new()
  * @rxc: the sending device
@@ -251,6 +393,8 @@ static int rxc_ip_out(struct net *net, struct sk_buff *skb,
  * @sport: the UDP source port (the sending QP's)
  * @route: the sending QP's cached route to @av, or NULL
  * @skb: the packet, skb->data at the BTH; consumed
+ * @batch: NULL to send now, else the batch that the packet joins when
+ *	   it goes to the same place over a wire; rxc_pkt_flush() sends it
  *
  * A lost packet is the transport's business (it retransmits), so only
  * the counters hear about failures.
@@ -258,7 +402,8 @@ static int rxc_ip_out(struct net *net, struct sk_buff *skb,
  * Return: 0 or a negative errno.
  */
 int rxc_pkt_send(struct rxc_dev *rxc, const struct rxc_av *av, u16 sport,
-		 struct dst_cache *route, struct sk_buff *skb)
+		 struct dst_cache *route, struct sk_buff *skb,
+		 struct rxc_pkt_batch *batch)
 {
 	struct net *net = dev_net(rxc->ndev);
 	struct dst_entry *dst;
@@ -266,35 +411,32 @@ int rxc_pkt_send(struct rxc_dev *rxc, const struct rxc_av *av, u16 sport,
 
 	/* The UDP and IP lengths count the ICRC: room for it first. */
 	skb_put(skb, RXC_ICRC_SIZE);
-	rxc_push_udp(skb, sport);
-	if (av->network_type == RDMA_NETWORK_IPV4)
-		rxc_push_ipv4(skb, av);
-	else
-		rxc_push_ipv6(skb, av);
+	if (batch && rxc_batch_takes(batch, av, skb)) {
+		rxc_push_hdrs(skb, av, sport, batch->segs);
+		rxc_batch_add(batch, skb);
+		return 0;
+	}
+	if (batch)
+		rxc_pkt_flush(rxc, batch);
+	rxc_push_hdrs(skb, av, sport, 0);
 
 	dst = rxc_route(rxc, net, av, route);
 	if (IS_ERR(dst)) {
 		err = PTR_ERR(dst);
 		kfree_skb(skb);
-		goto out;
-	}
-	if (dst->dev->flags & IFF_LOOPBACK) {
+	} else if (dst->dev->flags & IFF_LOOPBACK) {
 		/* Never on a wire: no ICRC (see rxc_recv_local()). */
 		memset(skb_tail_pointer(skb) - RXC_ICRC_SIZE, 0, RXC_ICRC_SIZE);
 		dst_release(dst);
 		err = rxc_loopback(rxc, net, av, skb);
 	} else {
 		rxc_fill_icrc(skb);
-		/* net_xmit_eval() evaluates its argument twice. */
-		err = rxc_ip_out(net, skb, dst);
-		err = net_xmit_eval(err);
+		if (batch && !(dst->dev->features & NETIF_F_GSO_FRAGLIST)) {
+			rxc_batch_start(batch, av, dst, skb);
+			return 0;
+		}
+		err = rxc_ip_send(net, skb, dst);
 	}
-out:
-	if (err) {
-		rxc_stat_inc(rxc, RXC_STAT_SEND_ERRORS);
-		rxc_dbg(rxc, "send failed (%d)\n", err);
-	} else {
-		rxc_stat_inc(rxc, RXC_STAT_SENT_PACKETS);
-	}
+	rxc_count_sent(rxc, err, 1);
 	return err;
 }

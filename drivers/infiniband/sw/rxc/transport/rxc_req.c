@@ -464,11 +464,13 @@ struct rxc_req_pos {
  * @mtu: the path MTU
  * @probe: a probe's packet: it asks for an ACK, and the packets between
  *	   the cursor's ACK requests still count from the last of those
+ * @batch: the run's packets, or NULL to send at once
  *
  * Return: false when the WQE failed locally (it is then DONE).
  */
 static bool rxc_req_send_pkt(struct rxc_qp *qp, struct rxc_swqe *w,
-			     const struct rxc_req_pos *at, u32 mtu, bool probe)
+			     const struct rxc_req_pos *at, u32 mtu, bool probe,
+			     struct rxc_pkt_batch *batch)
 {
 	struct rxc_dev *rxc = to_rdev(qp->ibqp.device);
 	struct rxc_req *req = &qp->req;
@@ -513,7 +515,7 @@ static bool rxc_req_send_pkt(struct rxc_qp *qp, struct rxc_swqe *w,
 		rxc_stat_inc(rxc, RXC_STAT_RETRANSMITS);
 	else if (qp->ibqp.qp_type == IB_QPT_RC)
 		rxc_rto_sent(&req->rto, at->psn, local_clock());
-	rxc_qp_send_pkt(qp, rxc_swqe_av(qp, w), skb);
+	rxc_qp_send_pkt(qp, rxc_swqe_av(qp, w), skb, batch);
 	return true;
 }
 
@@ -599,7 +601,8 @@ static void rxc_req_local(struct rxc_qp *qp, struct rxc_swqe *w)
 }
 
 /* One step on the WQE at the cursor; false when the requester must wait. */
-static bool rxc_req_step(struct rxc_qp *qp, u32 mtu)
+static bool rxc_req_step(struct rxc_qp *qp, u32 mtu,
+			 struct rxc_pkt_batch *batch)
 {
 	struct rxc_req *req = &qp->req;
 	struct rxc_swqe *w = &req->wqe[req->cur];
@@ -634,7 +637,7 @@ static bool rxc_req_step(struct rxc_qp *qp, u32 mtu)
 	cursor = (struct rxc_req_pos){
 		.idx = req->cur, .off = req->cur_off, .psn = req->psn,
 	};
-	if (!rxc_req_send_pkt(qp, w, &cursor, mtu, false))
+	if (!rxc_req_send_pkt(qp, w, &cursor, mtu, false, batch))
 		return true;
 
 	if (rxc_swqe_needs_response(w) ||
@@ -652,11 +655,14 @@ static bool rxc_req_step(struct rxc_qp *qp, u32 mtu)
  * @qp: the QP
  * @budget: at most this many steps
  *
+ * The packets of the run go out together at its end (see rxc_pkt_send()).
+ *
  * Return: the steps taken.
  */
 int rxc_req_run(struct rxc_qp *qp, int budget)
 {
 	enum ib_qp_state state = rxc_qp_state(qp);
+	struct rxc_pkt_batch batch = {};
 	struct rxc_req *req = &qp->req;
 	u32 mtu = rxc_qp_mtu(qp);
 	int n = 0;
@@ -672,10 +678,11 @@ int rxc_req_run(struct rxc_qp *qp, int budget)
 			break;
 		if (state == IB_QPS_SQD && !req->wqe[req->cur].started)
 			break;
-		if (!rxc_req_step(qp, mtu))
+		if (!rxc_req_step(qp, mtu, &batch))
 			break;
 		n++;
 	}
+	rxc_pkt_flush(to_rdev(qp->ibqp.device), &batch);
 	if (n && !timer_pending(&req->retrans_timer))
 		rxc_req_arm_timer(qp);
 	return n;
@@ -811,7 +818,7 @@ static void rxc_req_probe(struct rxc_qp *qp)
 		if (!w || at.psn == sent)
 			continue;
 		sent = at.psn;
-		rxc_req_send_pkt(qp, w, &at, mtu, true);
+		rxc_req_send_pkt(qp, w, &at, mtu, true, NULL);
 	}
 	rxc_req_set_timer(qp);
 }

@@ -101,7 +101,7 @@ static void rxc_resp_send_aeth(struct rxc_qp *qp, u8 syndrome, u32 psn)
 	if (!skb)
 		return;
 	rxc_resp_set_aeth(qp, skb, syndrome);
-	rxc_qp_send_pkt(qp, &qp->av, skb);
+	rxc_qp_send_pkt(qp, &qp->av, skb, NULL);
 }
 
 /* Send the coalesced ACK, if one is due. */
@@ -528,7 +528,7 @@ static void rxc_resp_send_atomic_ack(struct rxc_qp *qp, u32 psn, u64 orig)
 	rxc_atmack_set_orig(skb->data +
 			    rxc_opcode_info(skb->data[0])->off[RXC_HDR_ATMACK],
 			    orig);
-	rxc_qp_send_pkt(qp, &qp->av, skb);
+	rxc_qp_send_pkt(qp, &qp->av, skb, NULL);
 }
 
 static void rxc_resp_save_atomic(struct rxc_qp *qp, u32 psn, u64 orig)
@@ -956,11 +956,14 @@ static void rxc_resp_read_failed(struct rxc_qp *qp)
  * @qp: the QP
  * @budget: at most this many packets
  *
+ * The responses go out together at the end (see rxc_pkt_send()).
+ *
  * Return: the packets sent.
  */
 int rxc_resp_send_reads(struct rxc_qp *qp, int budget)
 {
 	struct rxc_read *rd = &qp->resp.rd;
+	struct rxc_pkt_batch batch = {};
 	u32 mtu = rxc_qp_mtu(qp), n;
 	struct sk_buff *skb;
 	int sent = 0;
@@ -979,10 +982,12 @@ int rxc_resp_send_reads(struct rxc_qp *qp, int budget)
 			rxc_resp_set_aeth(qp, skb, RXC_SYN_ACK);
 		if (!rxc_resp_read_payload(qp, rd->rkey, rd->va, payload, n)) {
 			kfree_skb(skb);
+			/* The NAK follows the responses before it. */
+			rxc_pkt_flush(rxc_qp_dev(qp), &batch);
 			rxc_resp_read_failed(qp);
 			break;
 		}
-		rxc_qp_send_pkt(qp, &qp->av, skb);
+		rxc_qp_send_pkt(qp, &qp->av, skb, &batch);
 		rd->va += n;
 		rd->resid -= n;
 		rd->psn = rxc_psn_add(rd->psn, 1);
@@ -994,5 +999,6 @@ int rxc_resp_send_reads(struct rxc_qp *qp, int budget)
 					IB_UVERBS_QP_ATTACH_COMP_CNTR_OP_REMOTE_RDMA_READ,
 					rd->len, true);
 	}
+	rxc_pkt_flush(rxc_qp_dev(qp), &batch);
 	return sent;
 }

@@ -224,13 +224,18 @@ u32 rxc_qp_mtu(const struct rxc_qp *qp)
 	return ib_mtu_enum_to_int(rxc_mtu_for_netdev(READ_ONCE(rxc->ndev->mtu)));
 }
 
-/* The QP's cached route serves its own address vector, not a UD AH's. */
+/*
+ * The QP's cached route serves its own address vector, not a UD AH's.
+ * So does @batch (NULL: send at once): a UD WQE's vector lives in a
+ * slot that a later WQE may take over while the batch still waits.
+ */
 void rxc_qp_send_pkt(struct rxc_qp *qp, const struct rxc_av *av,
-		     struct sk_buff *skb)
+		     struct sk_buff *skb, struct rxc_pkt_batch *batch)
 {
-	struct dst_cache *route = av == &qp->av ? &qp->route : NULL;
+	bool own = av == &qp->av;
 
-	rxc_pkt_send(to_rdev(qp->ibqp.device), av, qp->src_port, route, skb);
+	rxc_pkt_send(to_rdev(qp->ibqp.device), av, qp->src_port,
+		     own ? &qp->route : NULL, skb, own ? batch : NULL);
 }
 
 /*

@@ -393,7 +393,7 @@ void rxc_qp_run_claimed(struct rxc_qp *qp);
 void rxc_qp_run_softirq(struct rxc_qp *qp);
 u32 rxc_qp_mtu(const struct rxc_qp *qp);
 void rxc_qp_send_pkt(struct rxc_qp *qp, const struct rxc_av *av,
-		     struct sk_buff *skb);
+		     struct sk_buff *skb, struct rxc_pkt_batch *batch);
 
 /* rxc_req.c */
 bool rxc_wr_opcode_ok(enum ib_qp_type type, u32 wr_opcode);

@@ -24,6 +24,7 @@ static const struct rdma_stat_desc rxc_stat_descs[RXC_NUM_STATS] = {
 	[RXC_STAT_RCV_SEQ_ERRORS].name = "rcv_seq_errors",
 	[RXC_STAT_SENT_PACKETS].name = "sent_packets",
 	[RXC_STAT_LOOPBACK_PACKETS].name = "loopback_packets",
+	[RXC_STAT_SENT_BATCHED].name = "sent_batched",
 	[RXC_STAT_SEND_ERRORS].name = "send_errors",
 	[RXC_STAT_RETRANSMITS].name = "retransmits",
 	[RXC_STAT_RETRANSMIT_TIMEOUTS].name = "retransmit_timeouts",
