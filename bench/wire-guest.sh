@@ -218,26 +218,45 @@ round() {
 # xfer_check LOG: rc_xfer found every byte where it belongs.
 xfer_check() { grep -q 'all data verified' "$1" || echo "no 'all data verified'"; }
 
-# xfers: rc_xfer between the two rxc devices, each byte checked, at both
-# path MTUs.  At 4096, on a 9000-byte link, virtio-net hands rxc each
+# xfer_set A B OPS: rc_xfer's OPS, 64 KiB messages with every byte
+# checked, between driver A on guest a (the client) and B on guest b, at
+# both path MTUs.  At 4096, on a 9000-byte link, virtio-net hands rxc each
 # packet in two buffers, whose payload rxc places from where it lies
 # (drivers/infiniband/sw/rxc/net/rxc_parse.c); no other test sees such
-# packets.
-xfers() {
-	local g m op p mtu args
-	g=$(driver_up rxc xfer-up)
+# packets.  An rxc end then checks its port counters: it sent batches
+# (rxc_xmit.c), and no packet it got had a wrong ICRC; rdma_rxe drops
+# such packets, which fails the transfer.
+xfer_set() {
+	local pr=$1-$2 drv=$1 g m op p mtu args
+	[ "$WIRE_ROLE" = a ] || drv=$2
+	g=$(driver_up "$drv" "xfer-up-$pr")
 	for m in 1024:1500 4096:9000; do
 		wire_mtu "${m#*:}"
 		mtu=${m%:*}
-		for op in send write read; do
+		for op in $3; do
 			p=$(next_port)
-			args=(-d rxc0 -g "$g" -p "$p" -o "$op" -s 65536 -n "$(n 500)" -w 8 -m "$mtu")
-			wire_pair "rc_xfer -o $op -s 65536 -m $mtu, every byte checked" 120 "$p" \
+			args=(-d "${drv}0" -g "$g" -p "$p" -o "$op" -s 65536 -n "$(n 500)" -w 8 -m "$mtu")
+			wire_pair "$pr: rc_xfer -o $op -s 65536 -m $mtu, every byte checked" 120 "$p" \
 				xfer_check -- "$XFER" "${args[@]}" -- "$XFER" "${args[@]}" "$WIRE_PEER_IP"
 		done
 	done
 	wire_mtu 1500
-	driver_down rxc xfer-down
+	if [ "$drv" = rxc ]; then
+		check "$pr: rxc0 sent batches of packets" \
+			test "$(hw_counter rxc0 sent_batched)" -gt 0
+		check "$pr: rxc0 got no packet with a wrong ICRC" \
+			test "$(hw_counter rxc0 rcv_icrc_errors)" = 0
+	fi
+	driver_down "$drv" "xfer-down-$pr"
+}
+
+# xfers: every transfer between the two rxc devices; rdma_rxe checks the
+# ICRCs of rxc's batched requests (rxc on a, the client) and read
+# responses (rxc on b).
+xfers() {
+	xfer_set rxc rxc "send write read"
+	xfer_set rxc rxe write
+	xfer_set rxe rxc read
 }
 
 # ucx_check LOG, fi_check LOG: the client printed its final figures.
