@@ -126,11 +126,13 @@ static void expect_crc32_le_through(struct kunit *test,
 static void crc32_through_the_hash_is_crc32_le(struct kunit *test)
 {
 	static const char * const names[] = { "crc32-generic", "crc32" };
-	u8 *buf = kunit_kmalloc(test, 4096 + 16, GFP_KERNEL);
+	/* The longest length above, at the last offset */
+	const size_t size = 4096 + 16;
+	u8 *buf = kunit_kmalloc(test, size, GFP_KERNEL);
 	unsigned int i, tested = 0;
 
 	KUNIT_ASSERT_NOT_NULL(test, buf);
-	get_random_bytes(buf, 4096 + 16);
+	get_random_bytes(buf, size);
 	for (i = 0; i < ARRAY_SIZE(names); i++) {
 		struct crypto_shash *tfm = crypto_alloc_shash(names[i], 0, 0);
 

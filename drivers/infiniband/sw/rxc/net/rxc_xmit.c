@@ -261,14 +261,15 @@ static int rxc_ip_out(struct net *net, struct sk_buff *skb,
 }
 
 /*
- * Batches.  A run of the requester sends its packets to one peer.  Handed
- * to IP one at a time, each would cross the output path alone and reach
- * the NIC's driver without xmit_more, so that virtio-net, for one, would
- * ring its host for every packet.  Instead, each packet after the first
- * hangs on the first one's frag_list, and rxc_pkt_flush() sends them all
- * as one UDP GSO packet of the fraglist kind: it crosses the output path
- * once, and its segmentation (in software before a real NIC, or in the
- * receiver's UDP layer past a veth) hands the driver the whole list.
+ * Batches.  A pass of the requester, or one answering a read, sends its
+ * packets to one peer.  Handed to IP one at a time, each would cross the
+ * output path alone and reach the NIC's driver without xmit_more, so that
+ * virtio-net, for one, would ring its host for every packet.  Instead,
+ * each packet after the first hangs on the first one's frag_list, and
+ * rxc_pkt_flush() sends them all as one UDP GSO packet of the fraglist
+ * kind: it crosses the output path once, and its segmentation (in
+ * software before a real NIC, or in the receiver's UDP layer past a veth)
+ * hands the driver the whole list.
  *
  * Only a device that cannot pass such a packet on gets batches: it
  * segments them before its driver and its taps (tcpdump) see them.  A
