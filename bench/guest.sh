@@ -1,8 +1,9 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 #
-# Guest side of bench/run.sh: rdma_rxe and rxc alternately, BENCH_ROUNDS
-# rounds each (default 2), every measurement of rxc_bench on each, all in
+# Guest side of bench/run.sh: rdma_rxe and rxc alternately (rxc first in
+# even rounds, bench/order.sh), BENCH_ROUNDS rounds each (default 3, as
+# bench/run.sh passes), every measurement of rxc_bench on each, all in
 # this one boot.  Every figure goes to $RESULTS/bench.log as
 #
 #   bench: drv=rxe|rxc round=N rxc_bench: TEST ... KEY=VALUE UNIT
@@ -23,6 +24,8 @@ here=$(cd "$(dirname "$0")" && pwd)
 . "$here/../tests/guest/lib.sh"
 # shellcheck source=perf-report.sh
 . "$here/perf-report.sh"
+# shellcheck source=order.sh
+. "$here/order.sh"
 SUITE=bench
 IP=/usr/sbin/ip
 BIN=${RXC_REPO:-$here/..}/build/bench/rxc_bench
@@ -200,7 +203,7 @@ if [ "${BENCH_PROFILE:-0}" = 1 ]; then
 fi
 for ((r = 1; r <= ROUNDS; r++)); do
 	bench mem "$r" "$BIN" -t memcpy -n "$(n 20)"
-	for drv in rxe rxc; do
+	for drv in $(round_order "$r" rxe rxc); do
 		load_driver "$drv"
 		loopback "$drv" "$r"
 		across "$drv" "$r"

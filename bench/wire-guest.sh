@@ -8,7 +8,8 @@
 #
 # Each round: the link's own TCP throughput (iperf3) at MTU 1500 and
 # 9000, and with frames of a RoCE packet's size at each path MTU (see
-# roce_frame_mtu), then rdma_rxe and rxc in turn, both ends the same driver: write,
+# roce_frame_mtu), then rdma_rxe and rxc in turn (rxc first in even
+# rounds, bench/order.sh), both ends the same driver: write,
 # read and send at 8 B, 4 KiB and 64 KiB at path MTU 1024 (1500-byte
 # link) and 4096 (9000-byte link), latency, 1, 4 and 16 QPs, UD and the
 # counter tests.  After the rounds, rc_xfer checks every byte of 64 KiB
@@ -42,6 +43,8 @@ here=$(cd "$(dirname "$0")" && pwd)
 . "$here/../tests/guest/wire.sh"
 # shellcheck source=perf-report.sh
 . "$here/perf-report.sh"
+# shellcheck source=order.sh
+. "$here/order.sh"
 SUITE=wire
 BIN=${RXC_REPO:-$here/..}/build/bench/rxc_bench
 XFER=${RXC_REPO:-$here/..}/build/tests/tools/rc_xfer
@@ -324,7 +327,8 @@ for ((r = 1; r <= ROUNDS; r++)); do
 	tcp_bw "$r" 9000
 	for m in $MTUS; do tcp_bw "$r" "$(roce_frame_mtu "${m%:*}")"; done
 	wire_mtu 1500
-	for drv in $DRIVERS; do round "$drv" "$r"; done
+	# shellcheck disable=SC2086  # DRIVERS is a list of words
+	for drv in $(round_order "$r" $DRIVERS); do round "$drv" "$r"; done
 done
 [ "$TRANSFERS" = 1 ] || xfers
 pairings="rxe-rxe rxc-rxc rxc-rxe rxe-rxc"
