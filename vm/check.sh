@@ -161,6 +161,7 @@ t0=$(date +%s)
 step "style: checkpatch --strict on every C file" make -s -C "$repo" checkpatch || true
 step "build: core completion counter probe picks each path" make -s -C "$repo" check-probe || true
 step "tests: the guest helper pair() fails every failed run" "$repo/tests/host/t-guest-lib.sh" || true
+step "tests: the bench's round order and report's speedups" "$repo/tests/host/t-bench-report.sh" || true
 step "tests: scan-dmesg skips only expected allocation-failure reports" "$repo/tests/host/t-scan-dmesg.sh" || true
 step "tests: install-deps gets a bare machine to apt-get install" "$repo/tests/host/t-install-deps.sh" || true
 

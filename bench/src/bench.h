@@ -80,6 +80,7 @@ void bench_die(const char *fmt, ...)
 double bench_now(void);
 void bench_report(const struct bench_opts *o, const char *key, double value,
 		  const char *unit);
+double bench_median(double *v, uint32_t n);
 
 /* endpoint.c */
 void side_open(struct bench_side *s, const struct bench_opts *o,

@@ -195,13 +195,6 @@ static void spin_until(const uint32_t *v, uint32_t want)
 		usleep(50);
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
 static void run_wake(const struct bench_opts *o, struct bench_side *req)
 {
 	struct wake w = { .o = o, .req = req, .fd = -1 };
@@ -231,8 +224,7 @@ static void run_wake(const struct bench_opts *o, struct bench_side *req)
 		spin_until(&w.woken, i + 1);
 	}
 	pthread_join(t, NULL);
-	qsort(w.lat, o->count, sizeof(*w.lat), cmp_double);
-	bench_report(o, "wake", w.lat[o->count / 2] * 1e6, "us");
+	bench_report(o, "wake", bench_median(w.lat, o->count) * 1e6, "us");
 	free(w.lat);
 }
 

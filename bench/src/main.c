@@ -66,6 +66,20 @@ void bench_report(const struct bench_opts *o, const char *key, double value,
 	fflush(stdout);
 }
 
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* The median of @n figures; sorts them. */
+double bench_median(double *v, uint32_t n)
+{
+	qsort(v, n, sizeof(*v), cmp_double);
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
 static void run_memcpy(const struct bench_opts *o)
 {
 	size_t len = 64ul << 20;

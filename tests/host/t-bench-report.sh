@@ -1,0 +1,64 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+#
+#   tests/host/t-bench-report.sh
+#
+# Host-side test of what turns the benchmark's runs into figures: the
+# order of the drivers in each round (bench/order.sh) and the speedups
+# bench/report.py derives from a log.  A latency figure is better when
+# lower, so its speedup is rdma_rxe's over rxc's; a median round trip
+# (lat_p50) read as a rate would report rxc's faster round trips as a
+# slowdown.
+#
+# Prints TAP ("ok - ...", "not ok - ...") and exits non-zero on a failure.
+set -euo pipefail
+
+repo=$(cd "$(dirname "$0")/../.." && pwd)
+work=$(mktemp -d /tmp/rxc-bench-report.XXXXXX)
+trap 'rm -rf "$work"' EXIT
+nfail=0
+# shellcheck source=SCRIPTDIR/../../bench/order.sh
+. "$repo/bench/order.sh"
+
+expect() {	# expect NAME GOT WANT
+	if [ "$2" = "$3" ]; then
+		echo "ok - bench: $1"
+	else
+		echo "not ok - bench: $1 (got '$2', want '$3')"
+		nfail=$((nfail + 1))
+	fi
+}
+
+expect "round 1 runs the drivers as given" "$(round_order 1 rxe rxc)" "rxe rxc"
+expect "round 2 runs them reversed" "$(round_order 2 rxe rxc)" "rxc rxe"
+expect "round 3 runs them as given again" "$(round_order 3 rxe rxc)" "rxe rxc"
+expect "a round of one driver runs it" "$(round_order 2 rxc)" "rxc"
+
+# One driver's figure KEY=VALUE UNIT for an 8-byte test in round R.
+fig() {	# fig DRV R TEST KEY VALUE UNIT
+	echo "bench: drv=$1 round=$2 rxc_bench: $3 size=8 mtu=1024 qps=1 window=64 mode=wire $4=$5 $6"
+}
+{
+	# rxc: round trips of 80 and 90 us against 100 and 120; reads at
+	# 1.5 times the rate.  Medians over two rounds: the mean of the two.
+	fig rxe 1 lat lat 120 us; fig rxe 2 lat lat 100 us
+	fig rxc 1 lat lat 90 us; fig rxc 2 lat lat 70 us
+	fig rxe 1 lat lat_p50 100 us; fig rxe 2 lat lat_p50 100 us
+	fig rxc 1 lat lat_p50 80 us; fig rxc 2 lat lat_p50 80 us
+	fig rxe 1 read rate 1000 msg/s; fig rxe 2 read rate 1000 msg/s
+	fig rxc 1 read rate 1500 msg/s; fig rxc 2 read rate 1500 msg/s
+} >"$work/bench.log"
+/usr/bin/python3 "$repo/bench/report.py" "$work/bench.log" >"$work/report" 2>&1 ||
+	expect "report.py reads the log" "exit $?" "exit 0"
+speedup() { awk -v t="$1" 'index($0, t) == 1 { print $NF }' "$work/report"; }
+expect "a mean round trip's speedup is rxe's time over rxc's" \
+	"$(speedup 'lat 8 B mtu 1024 [lat]')" 1.38
+expect "a median round trip's speedup is rxe's time over rxc's" \
+	"$(speedup 'lat 8 B mtu 1024 [lat_p50]')" 1.25
+expect "a rate's speedup is rxc's over rxe's" \
+	"$(speedup 'read 8 B mtu 1024 [rate]')" 1.5
+# The RC figures: the read's rate and the mean round trip, not the median.
+expect "the geometric mean counts the mean round trip only" \
+	"$(sed -n 's/.*NOT met (\(.*\) over \([0-9]*\) figures).*/\1 \2/p' "$work/report")" \
+	"1.436 2"
+[ "$nfail" -eq 0 ]
