@@ -7,8 +7,9 @@
 
 For every measurement: the median over the rounds of rdma_rxe's and of
 rxc's figure, and the speedup of rxc over rxe (rate or bandwidth: rxc/rxe;
-latency: rxe/rxc, so that above 1 always means rxc is faster).  Then the
-geometric mean of the speedups over the RC tests, and each target of the
+latency: rxe/rxc, so that above 1 always means rxc is faster), and
+beside it the "paired" speedup, the median of each round's own (see
+paired()).  Then the geometric mean of the speedups over the RC tests, and each target of the
 performance issue, met or not.  Figures are printed, never asserted: the
 exit status says only whether the log could be read.
 
@@ -33,18 +34,22 @@ ROCE_FRAME_HDRS = 44
 
 
 def load(path):
+    """Each measurement's figures per driver, their unit, and the figures
+    per driver and round."""
     figures = {}
     units = {}
+    rounds = {}
     for ln in open(path):
         m = LINE.match(ln.strip())
         if not m:
             continue
-        drv, _, test, size, mtu, qps, win, mode, key, value, unit = m.groups()
+        drv, r, test, size, mtu, qps, win, mode, key, value, unit = m.groups()
         drv = SAME_DRIVER.get(drv, drv)
         k = (test, int(size), int(mtu), int(qps), int(win), mode, key)
         figures.setdefault(k, {}).setdefault(drv, []).append(float(value))
+        rounds.setdefault(k, {}).setdefault(drv, {}).setdefault(int(r), []).append(float(value))
         units[k] = unit
-    return figures, units
+    return figures, units, rounds
 
 
 def median(figs, k, drv):
@@ -92,8 +97,21 @@ def rc_figure(k, primary):
     return key == ('bw' if size >= 4096 else 'rate')
 
 
+def paired(rounds, k):
+    """The median over the rounds of each round's speedup.  A round runs
+    both drivers one after the other, so its ratio leaves out most of
+    the host's drift from round to round, which the ratio of the two
+    medians keeps."""
+    by = rounds.get(k, {})
+    rxe, rxc = by.get('rxe', {}), by.get('rxc', {})
+    sps = [speedup(k, statistics.median(rxe[r]), statistics.median(rxc[r]))
+           for r in sorted(set(rxe) & set(rxc))]
+    sps = [x for x in sps if x]
+    return statistics.median(sps) if sps else None
+
+
 def main():
-    figs, units = load(sys.argv[1])
+    figs, units, rounds = load(sys.argv[1])
     if not figs:
         print(f'report: no figures in {sys.argv[1]}')
         return 1
@@ -103,14 +121,14 @@ def main():
     mixed = [d for d in MIXED if any(d in figs[k] for k in rows)]
     w = max(len(name(k)) for k in rows)
     print(f'{"test":{w}}  {"rdma_rxe":>10}  {"rxc":>10}  {"unit":7}  {"rxc speedup":>11}'
-          + ''.join(f'  {d:>10}' for d in mixed))
+          + f'  {"paired":>7}' + ''.join(f'  {d:>10}' for d in mixed))
     rc_speedups = []
     worst = None
     for k in rows:
         rxe, rxc = median(figs, k, 'rxe'), median(figs, k, 'rxc')
         sp = speedup(k, rxe, rxc)
         print(f'{name(k):{w}}  {fmt(rxe):>10}  {fmt(rxc):>10}  {units[k]:7}  {fmt(sp):>11}'
-              + ''.join(f'  {fmt(median(figs, k, d)):>10}' for d in mixed))
+              + f'  {fmt(paired(rounds, k)):>7}' + ''.join(f'  {fmt(median(figs, k, d)):>10}' for d in mixed))
         if sp and rc_figure(k, primary):
             rc_speedups.append(sp)
             worst = sp if worst is None else min(worst, sp)
