@@ -103,6 +103,38 @@ static void samples_wrap_with_the_psn(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, r.srtt_us, 3000U);
 }
 
+/*
+ * Within the wait the timer probes; once the wait is over, only a
+ * requester with an estimate that has not probed yet probes (a run that
+ * came late, after a stall), and it waits anew; else it is a timeout.
+ */
+static void a_late_first_probe_waits_anew(struct kunit *test)
+{
+	static const struct {
+		bool estimated, wait_over;
+		u8 probes;
+		enum rxc_rto_action want;
+	} cases[] = {
+		{ false, false, 0, RXC_RTO_PROBE },
+		{ false, true, 0, RXC_RTO_TIMEOUT },
+		{ true, false, 0, RXC_RTO_PROBE },
+		{ true, false, 3, RXC_RTO_PROBE },
+		{ true, true, 0, RXC_RTO_LATE_PROBE },
+		{ true, true, 1, RXC_RTO_TIMEOUT },
+	};
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		struct rxc_rto r = {};
+
+		if (cases[i].estimated)
+			rto_time(&r, 1, 0, 1);
+		r.probes = cases[i].probes;
+		KUNIT_EXPECT_EQ_MSG(test, rxc_rto_fired(&r, cases[i].wait_over),
+				    cases[i].want, "case %d", i);
+	}
+}
+
 static struct kunit_case rxc_rto_cases[] = {
 	KUNIT_CASE(no_probe_before_the_first_sample),
 	KUNIT_CASE(samples_follow_rfc_6298),
@@ -110,6 +142,7 @@ static struct kunit_case rxc_rto_cases[] = {
 	KUNIT_CASE(a_resend_is_never_a_sample),
 	KUNIT_CASE(the_wait_has_a_floor_and_doubles_per_probe),
 	KUNIT_CASE(samples_wrap_with_the_psn),
+	KUNIT_CASE(a_late_first_probe_waits_anew),
 	{}
 };
 

@@ -306,19 +306,6 @@ static void rxc_req_set_timer(struct rxc_qp *qp)
 	mod_timer(&qp->req.retrans_timer, at);
 }
 
-/*
- * Has the wait for progress run out?  The local ACK timeout has passed
- * and, when the requester probes, a probe went unanswered for its whole
- * wait.  A run that comes late, after this CPU or the peer stalled for
- * longer than the timeout, probes first: the answer may be on its way.
- */
-static bool rxc_req_timed_out(struct rxc_qp *qp)
-{
-	if (time_before(jiffies, rxc_req_wait_end(qp)))
-		return false;
-	return !rxc_rto_estimated(&qp->req.rto) || qp->req.rto.probes;
-}
-
 /* Start a wait for progress; a timeout of 0 means never (IBA). */
 void rxc_req_arm_timer(struct rxc_qp *qp)
 {
@@ -841,9 +828,16 @@ void rxc_req_timeout(struct rxc_qp *qp)
 	 */
 	if (time_before(jiffies, req->retrans_timer.expires))
 		return;
-	if (!rxc_req_timed_out(qp)) {
+	switch (rxc_rto_fired(&req->rto,
+			      !time_before(jiffies, rxc_req_wait_end(qp)))) {
+	case RXC_RTO_LATE_PROBE:
+		req->wait_start = jiffies;
+		fallthrough;
+	case RXC_RTO_PROBE:
 		rxc_req_probe(qp);
 		return;
+	case RXC_RTO_TIMEOUT:
+		break;
 	}
 	rxc_stat_inc(rxc, RXC_STAT_RETRANSMIT_TIMEOUTS);
 	if (rxc_cwnd_timeout(&req->cwnd, req->max_psn))

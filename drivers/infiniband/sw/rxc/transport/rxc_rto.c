@@ -109,3 +109,28 @@ u32 rxc_rto_probe_us(const struct rxc_rto *r)
 	return min_t(u64, us << min_t(u8, r->probes, 16), U32_MAX);
 }
 EXPORT_SYMBOL_IF_KUNIT(rxc_rto_probe_us);
+
+/**
+ * rxc_rto_fired - what a run of the retransmit timer does
+ * @r: the estimate
+ * @wait_over: the local ACK timeout of the current wait has passed
+ *
+ * The wait for progress runs out when its local ACK timeout has passed
+ * and, for a requester that probes, a probe went unanswered.  A run
+ * that finds the timeout passed before it probed at all comes late:
+ * this CPU or the peer stalled for longer than the timeout, and the
+ * answer may be on its way.  It probes, and the probe gets a whole wait
+ * of its own, or its first interval, far shorter than the timeout,
+ * would decide whether a link that lost nothing lost a packet.
+ *
+ * Return: the action to take.
+ */
+enum rxc_rto_action rxc_rto_fired(const struct rxc_rto *r, bool wait_over)
+{
+	if (!wait_over)
+		return RXC_RTO_PROBE;
+	if (rxc_rto_estimated(r) && !r->probes)
+		return RXC_RTO_LATE_PROBE;
+	return RXC_RTO_TIMEOUT;
+}
+EXPORT_SYMBOL_IF_KUNIT(rxc_rto_fired);

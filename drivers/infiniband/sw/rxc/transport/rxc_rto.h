@@ -30,10 +30,18 @@ struct rxc_rto {
 	u8 probes;
 };
 
+/* What a run of the retransmit timer does (rxc_rto_fired()). */
+enum rxc_rto_action {
+	RXC_RTO_PROBE,		/* ask for the tail within the current wait */
+	RXC_RTO_LATE_PROBE,	/* the same, and wait anew: the run came late */
+	RXC_RTO_TIMEOUT,	/* local ACK timeout: resend, spend a retry */
+};
+
 void rxc_rto_sent(struct rxc_rto *r, u32 psn, u64 now_ns);
 void rxc_rto_acked(struct rxc_rto *r, u32 una, u64 now_ns);
 void rxc_rto_rewound(struct rxc_rto *r);
 u32 rxc_rto_probe_us(const struct rxc_rto *r);
+enum rxc_rto_action rxc_rto_fired(const struct rxc_rto *r, bool wait_over);
 
 /* Has a round trip been timed?  Until then the requester never probes. */
 static inline bool rxc_rto_estimated(const struct rxc_rto *r)
