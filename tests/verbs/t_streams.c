@@ -324,15 +324,18 @@ static void unconfine(const struct placement *p)
 /*
  * Streams hand the transport to another CPU.  With none free, their runs
  * wait on the poster's CPU: after a few such runs every doorbell of that
- * CPU runs inline again ("doorbells_held") for the rest of a hold, so
- * most of the doorbells of four QPs driven in turn do not stream.  Every
- * write still lands and completes in order (drive_in_turn()).
+ * CPU that would stream runs inline instead ("doorbells_held") for the
+ * rest of a hold, so most of the doorbells of four QPs driven in turn
+ * that would stream are held.  Every write still lands and completes in
+ * order (drive_in_turn()).  The share is of the doorbells that would
+ * stream, streamed or held, as the kernel times them: a burst this side
+ * saw as slow may still have had most of its doorbells stream.
  */
 static void streams_without_a_free_cpu_run_inline(struct test_env *env)
 {
 	long long held0 = port_counter(env, "doorbells_held");
 	struct placement place;
-	long long fast, n, held;
+	long long n, held;
 	struct streams s;
 
 	CHECK(held0 >= 0, "no doorbells_held counter");
@@ -342,20 +345,17 @@ static void streams_without_a_free_cpu_run_inline(struct test_env *env)
 	}
 	if (!streams_make(env, &s, MAX_QPS, false))
 		goto out;
-	fast = (long long)drive_in_turn(&s, MAX_QPS, SLOTS / BURST) *
-	       BURST * MAX_QPS;
-	if (fast) {
-		n = streamed(env, &s);
-		held = port_counter(env, "doorbells_held") - held0;
-		printf("# %lld of %lld doorbells in fast bursts streamed, %lld held\n",
-		       n, fast, held);
-		CHECK(n <= fast / 2,
-		      "%lld doorbells streamed of %lld in fast bursts", n, fast);
-		CHECK(held > 0, "no doorbell held");
-	} else {
-		tap_skip("no burst rang its doorbells within %u us of each other",
+	drive_in_turn(&s, MAX_QPS, SLOTS / BURST);
+	n = streamed(env, &s);
+	held = port_counter(env, "doorbells_held") - held0;
+	printf("# of %lld doorbells that would stream, %lld streamed, %lld held\n",
+	       n + held, n, held);
+	if (n + held)
+		CHECK(n <= held,
+		      "%lld doorbells streamed, only %lld held", n, held);
+	else
+		tap_skip("no doorbell rang within %u us of the one before",
 			 STREAM_GAP_US);
-	}
 	streams_free(env, &s);
 out:
 	unconfine(&place);
