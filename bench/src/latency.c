@@ -8,8 +8,8 @@
  * Two figures: the mean round trip ("lat"), and the median one
  * ("lat_p50", perftest's t_typical).  Between two guests a round trip
  * now and then waits milliseconds for the host to run a guest's vCPU or
- * its network thread, and those few weigh heavily in the mean; the median is what a
- * round trip takes when the host does not intervene.
+ * its network thread, and those few weigh heavily in the mean; the
+ * median is what a round trip takes when the host does not intervene.
  */
 #include <stdlib.h>
 #include <string.h>
