@@ -10,8 +10,9 @@ rxc's figure, and the speedup of rxc over rxe (rate or bandwidth: rxc/rxe;
 latency: rxe/rxc, so that above 1 always means rxc is faster), and
 beside it the "paired" speedup, the median of each round's own (see
 paired()).  Then the geometric mean of the speedups over the RC tests,
-and each target of the performance issue, met or not.  Figures are printed, never asserted: the
-exit status says only whether the log could be read.
+and each target of the performance issue, met or not.  Figures are
+printed, never asserted: the exit status says only whether the log
+could be read.
 
 A wire log (mode=wire) has more: the link's TCP throughput (drv=link),
 against which the 64 KiB writes are measured, and the middleware's
