@@ -26,8 +26,9 @@
 # the environment's BENCH_OPS ("write read send"), BENCH_SIZES ("8 4096
 # 65536") and BENCH_MTUS ("1024:1500 4096:9000", path:link) narrow them
 # (BENCH_OPS=none runs none), BENCH_QPS ("1 4 16") adds the 8-byte writes
-# on that many QPs, and BENCH_EVENTS=1 has their requester sleep on its
-# completion channel instead of spinning (rxc_bench -e).
+# on that many QPs, BENCH_LATS ("8 4096") the round trips of those sizes,
+# and BENCH_EVENTS=1 has their requester sleep on its completion channel
+# instead of spinning (rxc_bench -e).
 # --wire --profile runs those transfers once (unless --rounds says
 # otherwise) under perf record in both guests, and leaves each run's
 # reports in the guest's logs (perf-DRV-STEP*.txt).
@@ -49,7 +50,7 @@ while [ $# -gt 0 ]; do
 	--wire) wire=1 ;;
 	--cpus) cpus=$2; shift ;;
 	--transfers) transfers=1 ;;
-	*) sed -n '4,33p' "$0" >&2; exit 2 ;;
+	*) sed -n '4,35p' "$0" >&2; exit 2 ;;
 	esac
 	shift
 done
@@ -79,7 +80,7 @@ if [ "$wire" = 1 ]; then
 		--env "BENCH_EVENTS=${BENCH_EVENTS:-}" \
 		--env "BENCH_MTUS=${BENCH_MTUS:-}" \
 		--env "BENCH_OPS=${BENCH_OPS:-}" --env "BENCH_SIZES=${BENCH_SIZES:-}" \
-		--env "BENCH_QPS=${BENCH_QPS:-}"
+		--env "BENCH_QPS=${BENCH_QPS:-}" --env "BENCH_LATS=${BENCH_LATS:-}"
 	echo "bench: $kernel kernel, two guests with $cpus vCPU(s) each, $(date -u +%F), $rounds rounds"
 	/usr/bin/python3 "$top/bench/report.py" "$out/a/bench.log"
 	exit 0

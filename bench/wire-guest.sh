@@ -21,8 +21,9 @@
 # BENCH_SMOKE=1 (CI) divides every count by 100 and runs a few tests of
 # each kind, on rxc only, and the middleware rxc-rxc and rxc-rxe only;
 # its figures mean nothing.  BENCH_TRANSFERS=1 runs the write, read and
-# send transfers alone, without the middleware, and the 8-byte writes on
-# the QP counts BENCH_QPS names, if it names any.  BENCH_EVENTS=1 has the
+# send transfers alone, without the middleware, then the 8-byte writes on
+# the QP counts BENCH_QPS names and the round trips of the sizes
+# BENCH_LATS names, if they name any.  BENCH_EVENTS=1 has the
 # transfers' requester sleep on its CQ's channel while its windows are
 # full (rxc_bench -e) instead of spinning.
 #
@@ -58,10 +59,11 @@ DIV=1
 # What each round measures: path MTU:link MTU pairs, transfer operations
 # and sizes, QP counts, counter and wake-up tests.  The smoke takes a few
 # of each.  BENCH_MTUS, BENCH_OPS and BENCH_SIZES narrow the transfers,
-# to look at one of them more closely (BENCH_OPS=none: no transfer), and
-# BENCH_QPS the QP counts.
+# to look at one of them more closely (BENCH_OPS=none: no transfer),
+# BENCH_QPS the QP counts and BENCH_LATS the round trips' sizes.
 MTUS=${BENCH_MTUS:-"1024:1500 4096:9000"} OPS=${BENCH_OPS:-"write read send"}
-SIZES=${BENCH_SIZES:-"8 4096 65536"} QPS=${BENCH_QPS:-"1 4 16"} LATS="8 4096"
+SIZES=${BENCH_SIZES:-"8 4096 65536"} QPS=${BENCH_QPS:-"1 4 16"}
+LATS=${BENCH_LATS:-"8 4096"}
 CNTRS="cntr_unsig cntr_base cntr_sig cntr_sig cntr_base"
 WAKES="wake_wait wake_notify wake_cq"
 DRIVERS="rxe rxc"
@@ -187,12 +189,18 @@ qp_writes() {
 	done
 }
 
+# round_trips DRV R GID: the round trip of each size in LATS.
+round_trips() {
+	local s
+	for s in $LATS; do
+		bench_pair "$1" "$2" "$3" -t lat -s "$s" -n "$(n 2000)"
+	done
+}
+
 # the_rest DRV R GID: latency, UD, QP counts, counters and wake-ups.
 the_rest() {
-	local drv=$1 r=$2 g=$3 s t
-	for s in $LATS; do
-		bench_pair "$drv" "$r" "$g" -t lat -s "$s" -n "$(n 2000)"
-	done
+	local drv=$1 r=$2 g=$3 t
+	round_trips "$drv" "$r" "$g"
 	bench_pair "$drv" "$r" "$g" -t ud -s 8 -n "$(sized 8)"
 	qp_writes "$drv" "$r" "$g"
 	# rdma_rxe has none: its runs say "skipped".  ABBA, as on loopback.
@@ -205,15 +213,17 @@ the_rest() {
 }
 
 # round DRV R: every rxc_bench measurement with DRV at both ends (the
-# transfers and BENCH_QPS's writes alone with BENCH_TRANSFERS=1).
+# transfers, BENCH_QPS's writes and BENCH_LATS's round trips alone with
+# BENCH_TRANSFERS=1).
 round() {
 	local drv=$1 r=$2 g
 	g=$(driver_up "$drv" "up-$drv-$r")
 	transfers "$drv" "$r" "$g"
 	if [ "$TRANSFERS" = 0 ]; then
 		the_rest "$drv" "$r" "$g"
-	elif [ -n "${BENCH_QPS:-}" ]; then
-		qp_writes "$drv" "$r" "$g"
+	else
+		[ -z "${BENCH_QPS:-}" ] || qp_writes "$drv" "$r" "$g"
+		[ -z "${BENCH_LATS:-}" ] || round_trips "$drv" "$r" "$g"
 	fi
 	driver_down "$drv" "down-$drv-$r"
 }
