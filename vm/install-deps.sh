@@ -40,6 +40,8 @@ else
 	# two guests on a wire (bench/wire-guest.sh): the link's TCP limit,
 	# and libfabric's fi_pingpong over verbs
 	iperf3 libfabric-bin
+	# a veth that segments rxc's send batches (tests/guest/t-batches.sh)
+	ethtool
 	# the Debian packages: built, checked, and their module built by DKMS
 	debhelper dh-dkms dkms lintian dpkg-dev fakeroot
 )
