@@ -95,6 +95,25 @@ port_counters() {
 		awk '{ for (i = 3; i < NF; i += 2) print $i, $(i + 1) }'
 }
 
+# guest_counters: what this guest spent, a "name value" line each: CPU
+# ticks by kind (user, sys, irq, softirq, idle), context switches,
+# interrupts by source (a device's by its queue's name and IRQ) and
+# softirqs by kind.  Both drivers do the same work for a message, so where
+# their runs' counts differ (a hop to a kworker is two context switches)
+# says where a gap lies without a profiler, which perturbs a round trip
+# too much.
+guest_counters() {
+	awk '$1 == "cpu" { print "user", $2; print "sys", $4; print "idle", $5
+			   print "irq", $7; print "softirq", $8 }
+	     $1 == "ctxt" { print $1, $2 }' /proc/stat
+	awk 'NR > 1 { s = 0
+		      for (i = 2; i <= NF && $i ~ /^[0-9]+$/; i++) s += $i
+		      sub(":", "", $1); n = $1 ~ /^[0-9]+$/ ? $NF "/" $1 : $1
+		      print "irq_" n, s }' /proc/interrupts
+	awk 'NR > 1 { s = 0; for (i = 2; i <= NF; i++) s += $i
+		      sub(":", "", $1); print "softirq_" $1, s }' /proc/softirqs
+}
+
 # counters_moved BEFORE AFTER: "name=delta" for each counter that moved.
 counters_moved() {
 	awk 'NR == FNR { v[$1] = $2; next }
@@ -104,10 +123,11 @@ counters_moved() {
 
 # bench_pair DRV ROUND GID ARGS...: one rxc_bench run across the link.
 bench_pair() {
-	local drv=$1 r=$2 g=$3 p before perf=()
+	local drv=$1 r=$2 g=$3 p before gbefore perf=()
 	shift 3
 	p=$(next_port)
 	before=$(port_counters "${drv}0")
+	gbefore=$(guest_counters)
 	# perf.data goes to the guest's tmpfs, not over 9p.  No "--" after
 	# perf's options: wire_pair splits its commands there.
 	[ "$PROFILE" = 0 ] || perf=(perf record -q -a -g -o /tmp/perf.data)
@@ -116,6 +136,7 @@ bench_pair() {
 		"${perf[@]}" "$BIN" -d "${drv}0" -g "$g" -C "$WIRE_PEER_IP" -p "$p" "$@"
 	echo "# port counters: $(counters_moved "$before" "$(port_counters "${drv}0")")" \
 		>>"$WIRE_OUT"
+	echo "# guest counters: $(counters_moved "$gbefore" "$(guest_counters)")" >>"$WIRE_OUT"
 	if [ "$PROFILE" = 1 ]; then
 		echo "== $drv $*, guest $WIRE_ROLE: hottest symbols"
 		perf_reports /tmp/perf.data "$RESULTS/perf-$drv-$WIRE_STEP"
