@@ -52,8 +52,9 @@ all_groups=$(sed -n 's/^all_groups="\(.*\)"$/\1/p' "$repo/tests/guest/run-all.sh
 # (t-verbs, t-comp-cntr, t-userspace), the tools and pyverbs against
 # 6.12's own rdma_rxe, the interop matrix with it, the segmentation of
 # rxc's send batches (t-batches: 6.12's UDP GSO code is its own),
-# lifetimes, removal and namespaces, UCX.  The fast tier runs the interop and tool matrices in
-# part there (RXC_TIER) and leaves pyverbs, UCX, the Debian packages
+# lifetimes, removal and namespaces, UCX.  The fast tier runs the
+# interop and tool matrices in part there (RXC_TIER) and leaves pyverbs,
+# UCX, the Debian packages
 # (DKMS under emulation, the longest group) and the teardown storms to
 # 6.1; --full also runs the differential tester against 6.12's rdma_rxe,
 # which has ATOMIC_WRITE.  The transport's
@@ -63,7 +64,8 @@ all_groups=$(sed -n 's/^all_groups="\(.*\)"$/\1/p' "$repo/tests/guest/run-all.sh
 # The debug kernel's sanitizers find what functional tests cannot, on the
 # paths that create, share and free objects: lifetimes, teardown,
 # removal, the counters, the fuzzers' smoke, fault injection (its own
-# config only) and the send batches that the network stack takes apart.  Its core carries upstream's counter object
+# config only) and the send batches that the network stack takes apart.
+# Its core carries upstream's counter object
 # (kernel-patches/), so its counter tests, librxc's (t-userspace)
 # included, run rxc's core path, which the stock kernels cannot.  The fast tier runs those there, with smaller loads
 # (lib.sh by_kernel); --full runs everything.

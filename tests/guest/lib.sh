@@ -330,6 +330,12 @@ peer_up() {
 	SRV_GID=$(gid_index_of "$SRV_DEV" "$SRV_IP" || echo 1)
 }
 
+# peer_mtu BYTES: the MTU of both ends of the veth pair (after peer_up).
+peer_mtu() {
+	/usr/sbin/ip link set veth0 mtu "$1" &&
+		/usr/sbin/ip -n "$PEER_NS" link set veth1 mtu "$1"
+}
+
 # peer_cleanup: undo what peer_up left behind after an aborted group,
 # quietly (an EXIT trap; peer_down is the tested way).
 peer_cleanup() {

@@ -34,13 +34,10 @@ if ! command -v ethtool >/dev/null; then
 fi
 mkdir -p "$PAIR_LOGS"
 
-# Both ends of the veth pair: MTU, and whether they take fraglist GSO.
-set_mtu() {	# set_mtu BYTES
-	$IP link set veth0 mtu "$1" && $IP -n "$PEER_NS" link set veth1 mtu "$1"
-}
-gso_list() {	# gso_list on|off
+# gso_list on|off: whether both ends of the veth pair take fraglist GSO.
+gso_list() {
 	ethtool -K veth0 tx-gso-list "$1" &&
-		$IP netns exec "$PEER_NS" ethtool -K veth1 tx-gso-list "$1"
+		"${SRV[@]}" ethtool -K veth1 tx-gso-list "$1"
 }
 cleanup() {
 	ethtool -K veth0 tx-gso-list on 2>/dev/null || true
@@ -87,14 +84,14 @@ done
 mtu=''
 for r in "${runs[@]}"; do
 	read -r fam m op <<<"$r"
-	[ "$mtu" = "${m#*:}" ] || check "veth MTU ${m#*:}" set_mtu "${m#*:}"
+	[ "$mtu" = "${m#*:}" ] || check "veth MTU ${m#*:}" peer_mtu "${m#*:}"
 	mtu=${m#*:}
+	args=(-p "$PORT" -o "$op" -s 65536 -n "$count" -w 8 -m "${m%:*}"
+	      -T $((60 * SLOW)))
 	pair "$fam, path MTU ${m%:*}: rc_xfer -o $op -s 65536 -n $count, every byte checked" \
 		chk_xfer -- \
-		"$XFER" -d "$SRV_DEV" -g "${gid[$fam/srv]}" -p "$PORT" -o "$op" \
-			-s 65536 -n "$count" -w 8 -m "${m%:*}" -T $((60 * SLOW)) -- \
-		"$XFER" -d "$CLI_DEV" -g "${gid[$fam/cli]}" -p "$PORT" -o "$op" \
-			-s 65536 -n "$count" -w 8 -m "${m%:*}" -T $((60 * SLOW)) "$SRV_IP"
+		"$XFER" -d "$SRV_DEV" -g "${gid[$fam/srv]}" "${args[@]}" -- \
+		"$XFER" -d "$CLI_DEV" -g "${gid[$fam/cli]}" "${args[@]}" "$SRV_IP"
 done
 counters_delta moved
 counters_show moved
@@ -108,7 +105,7 @@ for c in send_errors rcv_icrc_errors; do
 		test $((${moved[$CLI_DEV/$c]} + ${moved[$SRV_DEV/$c]})) -eq 0
 done
 
-check "veth MTU 1500" set_mtu 1500
+check "veth MTU 1500" peer_mtu 1500
 check "tx-gso-list on again" gso_list on
 run "$CLI_IP6 off veth0" 30 $IP addr del "$CLI_IP6/64" dev veth0
 peer_down

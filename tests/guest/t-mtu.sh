@@ -21,11 +21,7 @@ if [ "$SLOW" -gt 1 ]; then count=100; else count=1500; fi
 skip_unless_peer_xfer "netdev MTU changes under traffic" && exit 0
 mkdir -p "$PAIR_LOGS"
 
-set_mtu() {	# set_mtu BYTES: both ends of the veth pair
-	/usr/sbin/ip link set veth0 mtu "$1" &&
-		/usr/sbin/ip -n "$PEER_NS" link set veth1 mtu "$1"
-}
-trap 'set_mtu 1500 2>/dev/null || true; peer_cleanup' EXIT
+trap 'peer_mtu 1500 2>/dev/null || true; peer_cleanup' EXIT
 peer_up
 PORT=19000
 
@@ -36,7 +32,7 @@ flap() {
 	local flips=0 m=9000
 	wait_for 30 rc_connected "$CLI_DEV" || true
 	while [ "$flips" -lt 4 ] && rc_connected "$CLI_DEV"; do
-		set_mtu "$m"
+		peer_mtu "$m"
 		flips=$((flips + 1))
 		m=$((m == 9000 ? 1500 : 9000))
 		sleep 0.2
@@ -77,7 +73,7 @@ flapping_xfer() {	# OP SIZE COUNT
 	[ "$SLOW" -gt 1 ] ||
 		check "$1: no retransmit timeout: NAKs recover what the flips lose" \
 			test "${d[$CLI_DEV/retransmit_timeouts]}" -eq 0
-	set_mtu 1500
+	peer_mtu 1500
 }
 
 # The requester cuts sends and writes the same way, so the debug kernel,
