@@ -82,6 +82,7 @@ struct rxc_dev *rxc_dev_get_by_netdev(struct net_device *ndev)
 }
 
 static struct lock_class_key rxc_qp_xa_key;
+static struct lock_class_key rxc_ah_xa_key;
 
 /* Called by core once the device is unregistered and unused. */
 static void rxc_dealloc_driver(struct ib_device *ibdev)
@@ -131,7 +132,14 @@ static void rxc_dev_init(struct rxc_dev *rxc, struct net_device *ndev)
 	lockdep_set_class(&rxc->qp_xa.xa_lock, &rxc_qp_xa_key);
 	rxc->next_qpn = RXC_MIN_QPN;
 	xa_init_flags(&rxc->key_xa, XA_FLAGS_ALLOC1);
+	/*
+	 * The requester takes it under a send queue's lock, which the
+	 * receive softirq takes too: a class of its own, apart from the
+	 * tables taken with bottom halves enabled, or lockdep would see an
+	 * order between this lock and theirs that no path has.
+	 */
 	xa_init_flags(&rxc->ah_xa, XA_FLAGS_ALLOC1 | XA_FLAGS_LOCK_IRQ);
+	lockdep_set_class(&rxc->ah_xa.xa_lock, &rxc_ah_xa_key);
 	xa_init_flags(&rxc->srq_xa, XA_FLAGS_ALLOC1);
 	rxc->port_active = rxc_netdev_port_active(ndev);
 	ib_set_device_ops(&rxc->ib_dev, &rxc_main_ops);
