@@ -167,7 +167,7 @@ void rxc_recv(struct sk_buff *skb)
 		kfree_skb(skb);
 		return;
 	}
-	/* Softirq context: only a small read is answered here. */
+	/* Softirq context: only a few kinds of packet are handled here. */
 	claimed = rxc_recv_one(rxc, skb, true);
 	if (claimed)
 		rxc_qp_run_softirq(claimed);

@@ -670,6 +670,8 @@ int rxc_req_run(struct rxc_qp *qp, int budget)
 		n++;
 	}
 	rxc_pkt_flush(to_rdev(qp->ibqp.device), &batch);
+	if (n && !test_bit(RXC_TASK_TURN, &qp->task_flags))
+		set_bit(RXC_TASK_TURN, &qp->task_flags);
 	if (n && !timer_pending(&req->retrans_timer))
 		rxc_req_arm_timer(qp);
 	return n;

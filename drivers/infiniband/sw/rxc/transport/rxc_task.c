@@ -23,13 +23,15 @@
  *   unfinished, modify_qp) on the bound rxc_wq; a streaming doorbell's on
  *   the unbound rxc_stream_wq, where the scheduler may place it beside
  *   the poster.
- * The UDP receive path (softirq) queues, with one exception: a transport
- * run there would make NET_RX processing long enough to be pushed to
- * ksoftirqd, where busy-polling applications starve it and the backlog
- * overflows.  The exception is a read request whose answer is one packet,
- * to a QP with nothing else to do (rxc_qp_run_softirq()): that run is
- * one copy of at most one MTU and one send, and the hop to a kworker and
- * back was most of what a small read cost the responder.
+ * The UDP receive path (softirq) queues, with three exceptions: a long
+ * transport run there would make NET_RX processing long enough to be
+ * pushed to ksoftirqd, where busy-polling applications starve it and the
+ * backlog overflows.  The exceptions, for a QP with nothing else queued,
+ * are a read request whose answer is one packet, a one-packet message
+ * that completes a receive while the QP takes turns with its peer (a
+ * ping-pong), and a pure ACK (rxc_qp_run_softirq()).  Each run is one
+ * packet, at most one MTU copied and at most one packet sent, and the hop
+ * to a kworker and back was most of what such a packet cost its guest.
  * A run never sleeps (preemption is disabled) and leaves bottom halves
  * alone, so that the packets it sends through a veth are received while
  * it goes on.  It does at most RXC_TASK_BUDGET packets or sends, which
@@ -170,9 +172,11 @@ static enum rxc_claim rxc_qp_claim(struct rxc_qp *qp)
  * The end of a pass.  Keeps the claim and returns true when the caller
  * is to go round again: work is left (@more) or was asked for meanwhile,
  * and the budget allows it.  Otherwise lets the claim go, hands left work
- * to the work item and wakes a pause waiting for the run to end.
+ * to @work on @wq and wakes a pause waiting for the run to end.
  */
-static bool rxc_qp_unclaim(struct rxc_qp *qp, bool more, bool budget_left)
+static bool rxc_qp_unclaim_to(struct rxc_qp *qp, bool more, bool budget_left,
+			      struct workqueue_struct *wq,
+			      struct work_struct *work)
 {
 	unsigned long flags;
 	bool stopped, again;
@@ -187,7 +191,7 @@ static bool rxc_qp_unclaim(struct rxc_qp *qp, bool more, bool budget_left)
 	}
 	qp->task_owned = false;
 	if (again)
-		queue_work(rxc_wq, &qp->task);
+		queue_work(wq, work);
 	/*
 	 * Under the lock: a waiter that sees the claim free may free the
 	 * QP as soon as it has the lock, so nothing here may touch it after.
@@ -196,6 +200,12 @@ static bool rxc_qp_unclaim(struct rxc_qp *qp, bool more, bool budget_left)
 		wake_up(&qp->task_idle);
 	spin_unlock_irqrestore(&qp->task_lock, flags);
 	return false;
+}
+
+/* The end of a pass of a run in process context: leftovers go to rxc_wq. */
+static bool rxc_qp_unclaim(struct rxc_qp *qp, bool more, bool budget_left)
+{
+	return rxc_qp_unclaim_to(qp, more, budget_left, rxc_wq, &qp->task);
 }
 
 /*
@@ -676,30 +686,72 @@ void rxc_qp_task_resume(struct rxc_qp *qp)
 }
 
 /*
- * May the softirq that received @pkt answer it itself?  A read request
- * whose answer is one packet, to a QP with no packet waiting, so that
- * the run is that one answer.  Never in a softirq that interrupted a
- * run on this CPU (the caller checks the depth), which may be this QP's.
+ * A request from the network: has this QP sent one of its own since the
+ * peer's last?  Then the two take turns (a ping-pong, a request and its
+ * reply) rather than one streaming to the other, and the peer waits for
+ * what this request completes.
  */
-static bool rxc_qp_answers_in_softirq(struct rxc_qp *qp,
+static bool rxc_qp_takes_turns(struct rxc_qp *qp)
+{
+	return test_bit(RXC_TASK_TURN, &qp->task_flags) &&
+	       test_and_clear_bit(RXC_TASK_TURN, &qp->task_flags);
+}
+
+/*
+ * May the softirq that received @pkt handle it itself?  Only when the run
+ * is that packet and at most one answer, and only where the hop to a
+ * kworker would cost a waiting peer or poller the most:
+ * - a read request whose answer is one packet;
+ * - a one-packet message that completes a receive, in a ping-pong; the
+ *   messages of a stream wait for the work item, whose runs take several
+ *   and answer them with one ACK;
+ * - a pure ACK, which retires what it acknowledges.
+ * Never for a QP with a packet waiting, nor in a softirq that interrupted
+ * a run on this CPU (the caller checks the depth), which may be this QP's.
+ */
+static bool rxc_qp_handles_in_softirq(struct rxc_qp *qp,
 				      const struct rxc_pkt_info *pkt)
 {
+	const u32 one_recv = RXC_OPF_ONLY | RXC_OPF_RECV_WQE;
 	const u8 *reth = rxc_pkt_hdr(pkt, RXC_HDR_RETH);
+	bool here;
 
-	return in_serving_softirq() &&
-	       pkt->opcode == RXC_OPCODE(RC, READ_REQUEST) && reth &&
-	       rxc_reth_len(reth) <= rxc_qp_mtu(qp) &&
+	if (pkt->mask & RXC_OPF_RESP)
+		here = pkt->opcode == RXC_OPCODE(RC, ACK);
+	else if (rxc_qp_takes_turns(qp))	/* every request ends a turn */
+		here = (pkt->mask & one_recv) == one_recv;
+	else
+		here = false;
+	if (pkt->opcode == RXC_OPCODE(RC, READ_REQUEST) && reth &&
+	    rxc_reth_len(reth) <= rxc_qp_mtu(qp))
+		here = true;
+	return here && in_serving_softirq() &&
 	       skb_queue_empty_lockless(&qp->resp_pkts) &&
 	       skb_queue_empty_lockless(&qp->comp_pkts);
 }
 
+/* Handle the one packet rxc_qp_handles_in_softirq() let in; true if more. */
+static bool rxc_qp_softirq_pass(struct rxc_qp *qp)
+{
+	if (!skb_queue_empty_lockless(&qp->comp_pkts)) {
+		rxc_task_comp(qp, 1);
+		/* The requester may now send, or resend: the work item's. */
+		return rxc_qp_state(qp) == IB_QPS_ERR || rxc_task_more(qp) ||
+		       rxc_qp_sq_busy(qp);
+	}
+	/* The request, then its answer. */
+	rxc_task_resp(qp, 2);
+	return rxc_qp_state(qp) == IB_QPS_ERR || rxc_task_more(qp);
+}
+
 /**
- * rxc_qp_run_softirq - answer a read request in its softirq
+ * rxc_qp_run_softirq - handle a packet in the softirq that received it
  * @qp: the QP, whose run claim the caller won in rxc_qp_deliver()
  *
- * Softirq context, the UDP receive path.  Runs the responder for the
- * request and its one response only; a QP that is not receiving, or has
- * anything else to do by then, has it done by the work item.
+ * Softirq context, the UDP receive path.  Runs the completer or the
+ * responder for the packet and its answer only; a QP that is not
+ * receiving, or has anything else to do by then, has it done by the work
+ * item for packets from the network.
  */
 void rxc_qp_run_softirq(struct rxc_qp *qp)
 {
@@ -709,12 +761,11 @@ void rxc_qp_run_softirq(struct rxc_qp *qp)
 	__this_cpu_inc(rxc_run_depth);
 	if (state == IB_QPS_RTR || state == IB_QPS_RTS ||
 	    state == IB_QPS_SQD || state == IB_QPS_SQE) {
-		/* The request, then its response. */
-		rxc_task_resp(qp, 2);
-		more = rxc_qp_state(qp) == IB_QPS_ERR || rxc_task_more(qp);
+		rxc_stat_inc(to_rdev(qp->ibqp.device), RXC_STAT_RCV_IN_SOFTIRQ);
+		more = rxc_qp_softirq_pass(qp);
 	}
 	__this_cpu_dec(rxc_run_depth);
-	rxc_qp_unclaim(qp, more, false);
+	rxc_qp_unclaim_to(qp, more, false, rxc_net_wq, &qp->net_task);
 }
 
 /**
@@ -747,7 +798,7 @@ bool rxc_qp_deliver(struct rxc_qp *qp, struct sk_buff *skb)
 		return false;
 	}
 	/* Decided before queueing: a run elsewhere may take the packet. */
-	here = !depth && rxc_qp_answers_in_softirq(qp, rxc_skb_pkt(skb));
+	here = !depth && rxc_qp_handles_in_softirq(qp, rxc_skb_pkt(skb));
 	skb_queue_tail(q, skb);
 	if (here)
 		return rxc_qp_claim(qp) == RXC_CLAIM_WON;

@@ -311,6 +311,7 @@ enum rxc_task_flag {
 	RXC_TASK_TIMEOUT,	/* the retransmit timer fired */
 	RXC_TASK_RNR_DONE,	/* the RNR timer fired */
 	RXC_TASK_STREAM,	/* its last doorbell streamed (rxc_qp_doorbell()) */
+	RXC_TASK_TURN,		/* it sent a request since the peer's last one */
 };
 
 /*

@@ -22,6 +22,7 @@ static const struct rdma_stat_desc rxc_stat_descs[RXC_NUM_STATS] = {
 	[RXC_STAT_RCV_WRONG_PEER].name = "rcv_wrong_peer",
 	[RXC_STAT_RCV_DUPLICATES].name = "rcv_duplicates",
 	[RXC_STAT_RCV_SEQ_ERRORS].name = "rcv_seq_errors",
+	[RXC_STAT_RCV_IN_SOFTIRQ].name = "rcv_in_softirq",
 	[RXC_STAT_SENT_PACKETS].name = "sent_packets",
 	[RXC_STAT_LOOPBACK_PACKETS].name = "loopback_packets",
 	[RXC_STAT_SENT_BATCHED].name = "sent_batched",
