@@ -51,7 +51,8 @@ all_groups=$(sed -n 's/^all_groups="\(.*\)"$/\1/p' "$repo/tests/guest/run-all.sh
 # 6.12 runs what differs between the kernels: the verbs ABI and counters
 # (t-verbs, t-comp-cntr, t-userspace), the tools and pyverbs against
 # 6.12's own rdma_rxe, the interop matrix with it, the segmentation of
-# rxc's send batches (t-batches: 6.12's UDP GSO code is its own),
+# rxc's send batches (t-batches: 6.12's UDP GSO code is its own), the
+# packets handled in the receive softirq (t-softirq),
 # lifetimes, removal and namespaces, UCX.  The fast tier runs the
 # interop and tool matrices in part there (RXC_TIER) and leaves pyverbs,
 # UCX, the Debian packages
@@ -64,7 +65,8 @@ all_groups=$(sed -n 's/^all_groups="\(.*\)"$/\1/p' "$repo/tests/guest/run-all.sh
 # The debug kernel's sanitizers find what functional tests cannot, on the
 # paths that create, share and free objects: lifetimes, teardown,
 # removal, the counters, the fuzzers' smoke, fault injection (its own
-# config only) and the send batches that the network stack takes apart.
+# config only), the send batches that the network stack takes apart and
+# the completions and ACKs made in the receive softirq.
 # Its core carries upstream's counter object
 # (kernel-patches/), so its counter tests, librxc's (t-userspace)
 # included, run rxc's core path, which the stock kernels cannot.  The fast tier runs those there, with smaller loads
@@ -79,9 +81,9 @@ all_groups=$(sed -n 's/^all_groups="\(.*\)"$/\1/p' "$repo/tests/guest/run-all.sh
 groups_of() {
 	case $1/$tier in
 	stock/*) echo "$all_groups" ;;
-	stock-6.12/fast) echo "t-device t-verbs t-comp-cntr t-userspace t-tools t-batches t-lifecycle t-removal t-net t-netns-move t-interop t-kunit" ;;
-	stock-6.12/full) echo "t-device t-verbs t-comp-cntr t-userspace t-tools t-batches t-pyverbs t-lifecycle t-removal t-net t-netns-move t-ucx t-teardown t-interop t-diff t-packages t-kunit" ;;
-	debug/fast) echo "t-comp-cntr t-userspace t-lifecycle t-fuzz-packets t-kunit | t-removal t-teardown t-faults t-fuzz-uverbs t-fuzz-rings t-batches" ;;
+	stock-6.12/fast) echo "t-device t-verbs t-comp-cntr t-userspace t-tools t-batches t-softirq t-lifecycle t-removal t-net t-netns-move t-interop t-kunit" ;;
+	stock-6.12/full) echo "t-device t-verbs t-comp-cntr t-userspace t-tools t-batches t-softirq t-pyverbs t-lifecycle t-removal t-net t-netns-move t-ucx t-teardown t-interop t-diff t-packages t-kunit" ;;
+	debug/fast) echo "t-comp-cntr t-userspace t-lifecycle t-fuzz-packets t-kunit | t-removal t-teardown t-faults t-fuzz-uverbs t-fuzz-rings t-batches t-softirq" ;;
 	debug/full) echo "$all_groups" ;;
 	esac
 }

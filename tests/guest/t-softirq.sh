@@ -1,0 +1,98 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+#
+# Which packets from the network the receive softirq handles itself
+# (transport/rxc_task.c, rxc_qp_handles_in_softirq(); Documentation
+# "Transport"): in a ping-pong, the one-packet messages that complete a
+# receive and the ACKs; in a stream, not the messages, which wait for
+# the work item so that one ACK answers several.  rcv_in_softirq counts
+# the packets handled there.
+#
+# Over a plain veth pair the sender's own run receives what it sends
+# (its softirq runs when the run's transmit enables bottom halves), so no
+# packet would reach the softirq outside a run.  A netem delay on both
+# ends hands each packet over from the qdisc's timer instead, as a NIC's
+# interrupt would.  Then:
+# - RC and UD ping-pongs of 8-byte messages: most packets each end
+#   receives are handled in softirq (rdma_rxe's way), every message
+#   checked (-c);
+# - an RC stream of 8-byte SENDs, every byte checked (rc_xfer): the
+#   receiving end, whose QP sends no request of its own, handles none of
+#   them there.
+# On the debug kernel lockdep and KASAN watch completions, CQ events and
+# ACKs made in softirq.
+#
+# rxc only: rdma_rxe 6.1 has no namespace support.
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+. "$here/lib.sh"
+SUITE=softirq
+PAIR_LOGS=$RESULTS/softirq
+TC=/usr/sbin/tc
+n=$(by_kernel 200 40)
+
+skip_unless_peer_xfer "packets handled in the receive softirq" && exit 0
+mkdir -p "$PAIR_LOGS"
+
+# Debian's kernel has netem as a module; the debug kernel has it built in.
+modprobe sch_netem 2>/dev/null || true
+netem_off() {
+	$TC qdisc del dev veth0 root 2>/dev/null || true
+	"${SRV[@]}" $TC qdisc del dev veth1 root 2>/dev/null || true
+}
+trap 'netem_off; peer_cleanup' EXIT
+peer_up
+PORT=19400
+
+run "netem delay on veth0" 30 $TC qdisc add dev veth0 root netem delay 1ms
+run "netem delay on veth1" 30 "${SRV[@]}" $TC qdisc add dev veth1 root netem delay 1ms
+
+# most_in_softirq NAME: each end received N packets or more over the
+# pair just run, and handled at least half of them in softirq (the
+# counters in the array "moved").
+most_in_softirq() {
+	local dev got
+	counters_delta moved
+	counters_show moved | sed "s/^/# $1: /"
+	for dev in "$CLI_DEV" "$SRV_DEV"; do
+		got=${moved[$dev/rcv_packets]}
+		check "$1: $dev received $n packets or more" test "$got" -ge "$n"
+		check "$1: $dev handled half of them or more in softirq" \
+			test $((2 * ${moved[$dev/rcv_in_softirq]})) -ge "$got"
+	done
+}
+snap() {
+	moved=()
+	counters_snap moved "$CLI_DEV" rcv_in_softirq rcv_packets
+	counters_snap moved "$SRV_DEV" rcv_in_softirq rcv_packets
+}
+
+# Each end receives N messages (and, on RC, N ACKs or so).  Not all are
+# handled in softirq: the server's first message comes before its QP sent
+# anything, and a packet whose timer interrupted a run on its CPU goes to
+# the work item.
+declare -A moved
+for t in rc ud; do
+	snap
+	pair "ibv_${t}_pingpong -s 8 -n $n -c over a delayed link" chk_pingpong "$n" -- \
+		"ibv_${t}_pingpong" -d "$SRV_DEV" -g "$SRV_GID" -p "$PORT" -s 8 -n "$n" -c -- \
+		"ibv_${t}_pingpong" -d "$CLI_DEV" -g "$CLI_GID" -p "$PORT" -s 8 -n "$n" -c "$SRV_IP"
+	most_in_softirq "$t ping-pong"
+done
+
+snap
+args=(-p "$PORT" -o send -s 8 -n $((n * 4)) -w 16 -T $((60 * SLOW)))
+pair "rc_xfer -o send -s 8 -n $((n * 4)) -w 16 over a delayed link, every byte checked" \
+	chk_xfer -- \
+	"$XFER" -d "$SRV_DEV" -g "$SRV_GID" "${args[@]}" -- \
+	"$XFER" -d "$CLI_DEV" -g "$CLI_GID" "${args[@]}" "$SRV_IP"
+counters_delta moved
+counters_show moved | sed "s/^/# send stream: /"
+check "send stream: $SRV_DEV received the messages" \
+	test "${moved[$SRV_DEV/rcv_packets]}" -ge $((n * 4))
+check "send stream: $SRV_DEV handled none of them in softirq" \
+	test "${moved[$SRV_DEV/rcv_in_softirq]}" -eq 0
+
+run "netem off veth0" 30 $TC qdisc del dev veth0 root
+run "netem off veth1" 30 "${SRV[@]}" $TC qdisc del dev veth1 root
+peer_down
