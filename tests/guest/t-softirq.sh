@@ -14,8 +14,8 @@
 # ends hands each packet over from the qdisc's timer instead, as a NIC's
 # interrupt would.  Then:
 # - RC and UD ping-pongs of 8-byte messages: most packets each end
-#   receives are handled in softirq (rdma_rxe's way), every message
-#   checked (-c);
+#   receives are handled in softirq (rdma_rxe's way; the check asks for
+#   a share, see many_in_softirq), every message checked (-c);
 # - an RC stream of 8-byte SENDs, every byte checked (rc_xfer): the
 #   receiving end, whose QP sends no request of its own, handles none of
 #   them there.
@@ -30,6 +30,7 @@ SUITE=softirq
 PAIR_LOGS=$RESULTS/softirq
 TC=/usr/sbin/tc
 n=$(by_kernel 200 40)
+share=$(by_kernel 2 4)
 
 skip_unless_peer_xfer "packets handled in the receive softirq" && exit 0
 mkdir -p "$PAIR_LOGS"
@@ -47,18 +48,20 @@ PORT=19400
 run "netem delay on veth0" 30 $TC qdisc add dev veth0 root netem delay 1ms
 run "netem delay on veth1" 30 "${SRV[@]}" $TC qdisc add dev veth1 root netem delay 1ms
 
-# most_in_softirq NAME: each end received N packets or more over the
-# pair just run, and handled at least half of them in softirq (the
-# counters in the array "moved").
-most_in_softirq() {
+# many_in_softirq NAME: each end received N packets or more over the
+# pair just run, and handled a share of them in softirq (the counters in
+# the array "moved"): half on the stock kernels (399 or 400 of 400 seen
+# on 6.1 and 6.12), a quarter on the debug kernel (49 to 68 of 80 seen),
+# whose long runs more often hold the claim when a packet arrives.
+many_in_softirq() {
 	local dev got
 	counters_delta moved
 	counters_show moved | sed "s/^/# $1: /"
 	for dev in "$CLI_DEV" "$SRV_DEV"; do
 		got=${moved[$dev/rcv_packets]}
 		check "$1: $dev received $n packets or more" test "$got" -ge "$n"
-		check "$1: $dev handled half of them or more in softirq" \
-			test $((2 * ${moved[$dev/rcv_in_softirq]})) -ge "$got"
+		check "$1: $dev handled 1/$share of them or more in softirq" \
+			test $((share * ${moved[$dev/rcv_in_softirq]})) -ge "$got"
 	done
 }
 snap() {
@@ -77,7 +80,7 @@ for t in rc ud; do
 	pair "ibv_${t}_pingpong -s 8 -n $n -c over a delayed link" chk_pingpong "$n" -- \
 		"ibv_${t}_pingpong" -d "$SRV_DEV" -g "$SRV_GID" -p "$PORT" -s 8 -n "$n" -c -- \
 		"ibv_${t}_pingpong" -d "$CLI_DEV" -g "$CLI_GID" -p "$PORT" -s 8 -n "$n" -c "$SRV_IP"
-	most_in_softirq "$t ping-pong"
+	many_in_softirq "$t ping-pong"
 done
 
 snap
