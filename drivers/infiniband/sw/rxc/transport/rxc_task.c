@@ -698,50 +698,61 @@ static bool rxc_qp_takes_turns(struct rxc_qp *qp)
 }
 
 /*
- * May the softirq that received @pkt handle it itself?  Only when the run
- * is that packet and at most one answer, and only where the hop to a
- * kworker would cost a waiting peer or poller the most:
+ * Is @pkt of a kind the softirq that received it may handle itself?
+ * Only when the run is that packet and at most one answer, and only where
+ * the hop to a kworker would cost a waiting peer or poller the most:
  * - a read request whose answer is one packet;
  * - a one-packet message that completes a receive, in a ping-pong; the
  *   messages of a stream wait for the work item, whose runs take several
  *   and answer them with one ACK;
  * - a pure ACK, which retires what it acknowledges.
- * Never for a QP with a packet waiting, nor in a softirq that interrupted
- * a run on this CPU (the caller checks the depth), which may be this QP's.
+ */
+static bool rxc_qp_softirq_kind(struct rxc_qp *qp,
+				const struct rxc_pkt_info *pkt)
+{
+	const u32 one_recv = RXC_OPF_ONLY | RXC_OPF_RECV_WQE;
+	const u8 *reth;
+	bool turns;
+
+	if (pkt->mask & RXC_OPF_RESP)
+		return pkt->opcode == RXC_OPCODE(RC, ACK);
+	/* Every request ends a turn, a read request too. */
+	turns = rxc_qp_takes_turns(qp);
+	if (pkt->opcode == RXC_OPCODE(RC, READ_REQUEST)) {
+		reth = rxc_pkt_hdr(pkt, RXC_HDR_RETH);
+		return reth && rxc_reth_len(reth) <= rxc_qp_mtu(qp);
+	}
+	return turns && (pkt->mask & one_recv) == one_recv;
+}
+
+/*
+ * May the softirq that received @pkt handle it itself?  Never for a QP
+ * with a packet waiting, nor in a softirq that interrupted a run on this
+ * CPU (the caller checks the depth), which may be this QP's.
  */
 static bool rxc_qp_handles_in_softirq(struct rxc_qp *qp,
 				      const struct rxc_pkt_info *pkt)
 {
-	const u32 one_recv = RXC_OPF_ONLY | RXC_OPF_RECV_WQE;
-	const u8 *reth = rxc_pkt_hdr(pkt, RXC_HDR_RETH);
-	bool here;
-
-	if (pkt->mask & RXC_OPF_RESP)
-		here = pkt->opcode == RXC_OPCODE(RC, ACK);
-	else if (rxc_qp_takes_turns(qp))	/* every request ends a turn */
-		here = (pkt->mask & one_recv) == one_recv;
-	else
-		here = false;
-	if (pkt->opcode == RXC_OPCODE(RC, READ_REQUEST) && reth &&
-	    rxc_reth_len(reth) <= rxc_qp_mtu(qp))
-		here = true;
-	return here && in_serving_softirq() &&
+	return rxc_qp_softirq_kind(qp, pkt) && in_serving_softirq() &&
 	       skb_queue_empty_lockless(&qp->resp_pkts) &&
 	       skb_queue_empty_lockless(&qp->comp_pkts);
 }
 
-/* Handle the one packet rxc_qp_handles_in_softirq() let in; true if more. */
+/*
+ * Handle the one packet rxc_qp_handles_in_softirq() let in; true if the
+ * QP has more to do, which is the work item's: after an ACK, that is
+ * whatever the requester may now send or resend.
+ */
 static bool rxc_qp_softirq_pass(struct rxc_qp *qp)
 {
-	if (!skb_queue_empty_lockless(&qp->comp_pkts)) {
+	bool ack = !skb_queue_empty_lockless(&qp->comp_pkts);
+
+	if (ack)
 		rxc_task_comp(qp, 1);
-		/* The requester may now send, or resend: the work item's. */
-		return rxc_qp_state(qp) == IB_QPS_ERR || rxc_task_more(qp) ||
-		       rxc_qp_sq_busy(qp);
-	}
-	/* The request, then its answer. */
-	rxc_task_resp(qp, 2);
-	return rxc_qp_state(qp) == IB_QPS_ERR || rxc_task_more(qp);
+	else
+		rxc_task_resp(qp, 2);	/* the request, then its answer */
+	return rxc_qp_state(qp) == IB_QPS_ERR || rxc_task_more(qp) ||
+	       (ack && rxc_qp_sq_busy(qp));
 }
 
 /**
