@@ -202,7 +202,8 @@ hw_counter() { rdma statistic show link "$1/1" | word_after "$2"; }
 # NAME... keeps DEV's counters NAME in the associative array ARRAY, under
 # "DEV/NAME"; counters_delta ARRAY turns each into how far it has moved
 # since; counters_show ARRAY [moved] prints "DEV NAME +N" a line, sorted,
-# only those that moved with "moved".
+# only those that moved with "moved"; counters_moved ARRAY LABEL does the
+# delta and prints those that moved as comments, "# LABEL: DEV NAME +N".
 counters_snap() {
 	local -n snap_=$1
 	local dev=$2 c
@@ -223,6 +224,10 @@ counters_show() {
 		[ "${2:-}" != moved ] || [ "${show_[$k]}" != 0 ] || continue
 		echo "${k%%/*} ${k#*/} +${show_[$k]}"
 	done | sort
+}
+counters_moved() {
+	counters_delta "$1"
+	counters_show "$1" moved | sed "s/^/# $2: /"
 }
 
 # rc_connected DEV: is an RC QP of DEV in RTS?

@@ -68,8 +68,7 @@ flapping_xfer() {	# OP SIZE COUNT
 	wait "$fpid" || true
 	check "$1: the MTU flipped at least twice while the QPs were connected" \
 		test "$(cat "$log" 2>/dev/null || echo 0)" -ge 2
-	counters_delta d
-	counters_show d moved | sed "s/^/# $1: /"
+	counters_moved d "$1"
 	[ "$SLOW" -gt 1 ] ||
 		check "$1: no retransmit timeout: NAKs recover what the flips lose" \
 			test "${d[$CLI_DEV/retransmit_timeouts]}" -eq 0
