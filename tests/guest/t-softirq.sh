@@ -4,9 +4,9 @@
 # Which packets from the network the receive softirq handles itself
 # (transport/rxc_task.c, rxc_qp_handles_in_softirq(); Documentation
 # "Transport"): in a ping-pong, the one-packet messages that complete a
-# receive and the ACKs; in a stream, not the messages, which wait for
-# the work item so that one ACK answers several.  rcv_in_softirq counts
-# the packets handled there.
+# receive and the ACKs; one-packet read requests; in a stream, not the
+# messages, which wait for the work item so that one ACK answers
+# several.  rcv_in_softirq counts the packets handled there.
 #
 # Over a plain veth pair the sender's own run receives what it sends
 # (its softirq runs when the run's transmit enables bottom halves), so no
@@ -16,6 +16,10 @@
 # - RC and UD ping-pongs of 8-byte messages: most packets each end
 #   receives are handled in softirq (rdma_rxe's way; the check asks for
 #   a share, see many_in_softirq), every message checked (-c);
+# - 8-byte reads one at a time (rc_xfer -w 1), every byte checked: the
+#   responder handles most requests in softirq.  Not the requester:
+#   its responses go to the work item (Documentation "Between two hosts"
+#   says why);
 # - an RC stream of 8-byte SENDs, every byte checked (rc_xfer): the
 #   receiving end, whose QP sends no request of its own, handles none of
 #   them there.
@@ -48,19 +52,20 @@ PORT=19400
 run "netem delay on veth0" 30 $TC qdisc add dev veth0 root netem delay 1ms
 run "netem delay on veth1" 30 "${SRV[@]}" $TC qdisc add dev veth1 root netem delay 1ms
 
-# many_in_softirq NAME: each end received N packets or more over the
-# pair just run, and handled a share of them in softirq (the counters in
-# the array "moved"): half on the stock kernels (399 or 400 of 400 seen
-# on 6.1 and 6.12), a quarter on the debug kernel (49 to 68 of 80 seen),
-# whose long runs more often hold the claim when a packet arrives.
+# many_in_softirq NAME DEV...: each DEV received N packets or more over
+# the test just run, and handled a share of them in softirq (the
+# counters in the array "moved"): half on the stock kernels (399 or 400
+# of 400 seen on 6.1 and 6.12), a quarter on the debug kernel (49 to 68
+# of 80 seen), whose long runs more often hold the claim when a packet
+# arrives.
 many_in_softirq() {
-	local dev got
-	counters_delta moved
-	counters_show moved | sed "s/^/# $1: /"
-	for dev in "$CLI_DEV" "$SRV_DEV"; do
+	local name=$1 dev got
+	shift
+	counters_moved moved "$name"
+	for dev in "$@"; do
 		got=${moved[$dev/rcv_packets]}
-		check "$1: $dev received $n packets or more" test "$got" -ge "$n"
-		check "$1: $dev handled 1/$share of them or more in softirq" \
+		check "$name: $dev received $n packets or more" test "$got" -ge "$n"
+		check "$name: $dev handled 1/$share of them or more in softirq" \
 			test $((share * ${moved[$dev/rcv_in_softirq]})) -ge "$got"
 	done
 }
@@ -80,17 +85,26 @@ for t in rc ud; do
 	pair "ibv_${t}_pingpong -s 8 -n $n -c over a delayed link" chk_pingpong "$n" -- \
 		"ibv_${t}_pingpong" -d "$SRV_DEV" -g "$SRV_GID" -p "$PORT" -s 8 -n "$n" -c -- \
 		"ibv_${t}_pingpong" -d "$CLI_DEV" -g "$CLI_GID" -p "$PORT" -s 8 -n "$n" -c "$SRV_IP"
-	many_in_softirq "$t ping-pong"
+	many_in_softirq "$t ping-pong" "$CLI_DEV" "$SRV_DEV"
 done
 
+# xfer OP COUNT WINDOW: rc_xfer of 8-byte OPs over the delayed link.
+xfer() {
+	local args=(-p "$PORT" -o "$1" -s 8 -n "$2" -w "$3" -T $((60 * SLOW)))
+
+	pair "rc_xfer -o $1 -s 8 -n $2 -w $3 over a delayed link, every byte checked" \
+		chk_xfer -- \
+		"$XFER" -d "$SRV_DEV" -g "$SRV_GID" "${args[@]}" -- \
+		"$XFER" -d "$CLI_DEV" -g "$CLI_GID" "${args[@]}" "$SRV_IP"
+}
+
 snap
-args=(-p "$PORT" -o send -s 8 -n $((n * 4)) -w 16 -T $((60 * SLOW)))
-pair "rc_xfer -o send -s 8 -n $((n * 4)) -w 16 over a delayed link, every byte checked" \
-	chk_xfer -- \
-	"$XFER" -d "$SRV_DEV" -g "$SRV_GID" "${args[@]}" -- \
-	"$XFER" -d "$CLI_DEV" -g "$CLI_GID" "${args[@]}" "$SRV_IP"
-counters_delta moved
-counters_show moved | sed "s/^/# send stream: /"
+xfer read "$n" 1
+many_in_softirq "reads one at a time" "$SRV_DEV"
+
+snap
+xfer send $((n * 4)) 16
+counters_moved moved "send stream"
 check "send stream: $SRV_DEV received the messages" \
 	test "${moved[$SRV_DEV/rcv_packets]}" -ge $((n * 4))
 check "send stream: $SRV_DEV handled none of them in softirq" \
