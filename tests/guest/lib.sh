@@ -198,23 +198,44 @@ word_after() {
 # hw_counter DEV NAME: one port counter from "rdma statistic show link".
 hw_counter() { rdma statistic show link "$1/1" | word_after "$2"; }
 
+# port_counters ARRAY DEV: every port counter of DEV into the associative
+# array ARRAY, under "DEV/NAME", from one "rdma statistic show link",
+# which takes seconds on the debug kernel.  Each word of its output is
+# kept under the word before it, so a value never shifts the names
+# after it.
+port_counters() {
+	local -n pc_=$1
+	local prev='' w
+	for w in $(rdma statistic show link "$2/1"); do
+		[ -z "$prev" ] || pc_[$2/$prev]=$w
+		prev=$w
+	done
+}
+
 # How far port counters moved over a test.  counters_snap ARRAY DEV
 # NAME... keeps DEV's counters NAME in the associative array ARRAY, under
 # "DEV/NAME"; counters_delta ARRAY turns each into how far it has moved
 # since; counters_show ARRAY [moved] prints "DEV NAME +N" a line, sorted,
 # only those that moved with "moved"; counters_moved ARRAY LABEL does the
 # delta and prints those that moved as comments, "# LABEL: DEV NAME +N".
+# Each reads a device's counters once.
 counters_snap() {
 	local -n snap_=$1
 	local dev=$2 c
+	local -A now_=()
 	shift 2
-	for c in "$@"; do snap_[$dev/$c]=$(hw_counter "$dev" "$c"); done
+	port_counters now_ "$dev"
+	for c in "$@"; do snap_[$dev/$c]=${now_[$dev/$c]:-0}; done
 }
 counters_delta() {
 	local -n delta_=$1
-	local k
+	local -A now_=() seen_=()
+	local k dev
 	for k in "${!delta_[@]}"; do
-		delta_[$k]=$(($(hw_counter "${k%%/*}" "${k#*/}") - delta_[$k]))
+		dev=${k%%/*}
+		[ -n "${seen_[$dev]:-}" ] || port_counters now_ "$dev"
+		seen_[$dev]=1
+		delta_[$k]=$((${now_[$k]:-0} - delta_[$k]))
 	done
 }
 counters_show() {

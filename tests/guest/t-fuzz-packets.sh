@@ -28,8 +28,9 @@ peer_up
 PORT=18950
 
 drops="rcv_wrong_peer rcv_icrc_errors rcv_truncated rcv_malformed rcv_no_qp rcv_qp_dropped"
-declare -A before
-for c in $drops; do before[$c]=$(hw_counter "$CLI_DEV" "$c"); done
+declare -A moved
+# shellcheck disable=SC2086  # the names are words
+counters_snap moved "$CLI_DEV" $drops
 
 rm -f "$stop"
 "${SRV[@]}" /usr/bin/python3 "$here/roce_fuzz.py" --iface veth1 \
@@ -62,10 +63,10 @@ sent=$(sed -n 's/^roce_fuzz: sent \([0-9]*\):.*/\1/p' "$PAIR_LOGS/fuzz.log")
 check "the fuzzer sent packets during the transfer" test "${sent:-0}" -gt 0
 
 total=0
+counters_delta moved
 for c in $drops; do
-	d=$(($(hw_counter "$CLI_DEV" "$c") - ${before[$c]:-0}))
-	echo "$CLI_DEV $c: +$d"
-	total=$((total + d))
+	echo "$CLI_DEV $c: +${moved[$CLI_DEV/$c]}"
+	total=$((total + moved[$CLI_DEV/$c]))
 done
 # Some mutations never reach the device (the IP layer drops a bad
 # length), so the drops may fall short of what was sent, never exceed it

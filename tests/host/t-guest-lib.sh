@@ -53,4 +53,39 @@ expect "fails when the server fails" "not ok" chk_good false true
 expect "fails when the check fails and says why" "not ok" chk_says true true
 expect "fails when the check fails silently" "not ok" chk_silent true true
 expect "fails when the check does not exist" "not ok" chk_missing true true
+
+# The port counter helpers, against a stand-in for the rdma tool that
+# counts its runs (in a file: the helpers run it in a subshell): one per
+# device and helper call, however many names.
+declare -A fake_stats=(
+	[rxc0]="link rxc0/1 sent_packets 10 rcv_packets 7 send_errors 0"
+	[rxc1]="link rxc1/1 sent_packets 3 rcv_packets 5"
+)
+rdma() {	# rdma statistic show link DEV/1
+	echo run >>"$work/rdma-runs"
+	echo "${fake_stats[${4%/1}]}"
+}
+same() {	# same NAME GOT WANT
+	if [ "$2" = "$3" ]; then
+		echo "ok - guest lib: counters: $1"
+	else
+		echo "not ok - guest lib: counters: $1 (got '$2', want '$3')"
+		nfail=$((nfail + 1))
+	fi
+}
+declare -A d
+counters_snap d rxc0 sent_packets rcv_packets send_errors
+counters_snap d rxc1 sent_packets rcv_packets
+same "a snapshot reads each device once" "$(wc -l <"$work/rdma-runs")" 2
+same "a snapshot keeps each value under DEV/NAME" \
+	"${d[rxc0/sent_packets]} ${d[rxc0/rcv_packets]} ${d[rxc1/rcv_packets]}" "10 7 5"
+fake_stats[rxc0]="link rxc0/1 sent_packets 14 rcv_packets 7 send_errors 2"
+fake_stats[rxc1]="link rxc1/1 sent_packets 4 rcv_packets 5"
+: >"$work/rdma-runs"
+counters_delta d
+same "a delta reads each device once" "$(wc -l <"$work/rdma-runs")" 2
+same "a delta is how far each counter moved" \
+	"${d[rxc0/sent_packets]} ${d[rxc0/rcv_packets]} ${d[rxc0/send_errors]} ${d[rxc1/sent_packets]}" "4 0 2 1"
+same "only the counters that moved are shown as moved" \
+	"$(counters_show d moved | tr '\n' ,)" "rxc0 send_errors +2,rxc0 sent_packets +4,rxc1 sent_packets +1,"
 [ "$nfail" -eq 0 ]
