@@ -27,8 +27,10 @@
 # 65536") and BENCH_MTUS ("1024:1500 4096:9000", path:link) narrow them
 # (BENCH_OPS=none runs none), BENCH_QPS ("1 4 16") adds the 8-byte writes
 # on that many QPs, BENCH_LATS ("8 4096") the round trips of those sizes,
-# and BENCH_EVENTS=1 has their requester sleep on its completion channel
-# instead of spinning (rxc_bench -e).
+# BENCH_EVENTS=1 has their requester sleep on its completion channel
+# instead of spinning (rxc_bench -e), and BENCH_PAIRS ("rxe rxc") names
+# the drivers of each round: "rxc-rxe" runs rxc on the requester's
+# guest and rdma_rxe on the responder's (the report's mixed columns).
 # --wire --profile runs those transfers once (unless --rounds says
 # otherwise) under perf record in both guests, and leaves each run's
 # reports in the guest's logs (perf-DRV-STEP*.txt).
@@ -77,7 +79,7 @@ if [ "$wire" = 1 ]; then
 		--timeout $((smoke ? 1500 : 7200)) \
 		--env "BENCH_ROUNDS=$rounds" --env "BENCH_SMOKE=$smoke" \
 		--env "BENCH_TRANSFERS=$transfers" --env "BENCH_PROFILE=$profile" \
-		--env "BENCH_EVENTS=${BENCH_EVENTS:-}" \
+		--env "BENCH_EVENTS=${BENCH_EVENTS:-}" --env "BENCH_PAIRS=${BENCH_PAIRS:-}" \
 		--env "BENCH_MTUS=${BENCH_MTUS:-}" \
 		--env "BENCH_OPS=${BENCH_OPS:-}" --env "BENCH_SIZES=${BENCH_SIZES:-}" \
 		--env "BENCH_QPS=${BENCH_QPS:-}" --env "BENCH_LATS=${BENCH_LATS:-}"

@@ -18,6 +18,11 @@
 # drivers (a-b): rxe-rxe for reference, rxc-rxc, rxc-rxe and rxe-rxc:
 # UCX's ucx_perftest and libfabric's fi_pingpong (verbs and verbs;ofi_rxm).
 #
+# BENCH_PAIRS (default "rxe rxc") names the rounds' pairings of drivers:
+# a driver's name puts it at both ends, "A-B" puts A on guest a (the
+# requester) and B on guest b, so that rxc-rxe and rxe-rxc tell which
+# end of a transfer a gap between the drivers lies at.
+#
 # BENCH_SMOKE=1 (CI) divides every count by 100 and runs a few tests of
 # each kind, on rxc only, and the middleware rxc-rxc and rxc-rxe only;
 # its figures mean nothing.  BENCH_TRANSFERS=1 runs the write, read and
@@ -66,11 +71,11 @@ SIZES=${BENCH_SIZES:-"8 4096 65536"} QPS=${BENCH_QPS:-"1 4 16"}
 LATS=${BENCH_LATS:-"8 4096"}
 CNTRS="cntr_unsig cntr_base cntr_sig cntr_sig cntr_base"
 WAKES="wake_wait wake_notify wake_cq"
-DRIVERS="rxe rxc"
+PAIRS=${BENCH_PAIRS:-"rxe rxc"}
 # The smoke checks that rxc runs everything; rdma_rxe's side of the
 # bench shows itself in the middleware's rxc-rxe pairing.
 if [ "$SMOKE" = 1 ]; then
-	DIV=100 MTUS=1024:1500 SIZES="8 65536" QPS=4 LATS=8 DRIVERS=rxc
+	DIV=100 MTUS=1024:1500 SIZES="8 65536" QPS=4 LATS=8 PAIRS=rxc
 	CNTRS="cntr_unsig cntr_sig" WAKES=wake_wait
 fi
 : >"$LOG"
@@ -89,8 +94,8 @@ log_lines() {
 		"$3" >>"$LOG"
 }
 
-# port_counters DEV: DEV's port counters, a "name value" line each.
-port_counters() {
+# counter_lines DEV: DEV's port counters, a "name value" line each.
+counter_lines() {
 	rdma statistic show link "$1/1" 2>/dev/null |
 		awk '{ for (i = 3; i < NF; i += 2) print $i, $(i + 1) }'
 }
@@ -114,34 +119,45 @@ guest_counters() {
 		      sub(":", "", $1); print "softirq_" $1, s }' /proc/softirqs
 }
 
-# counters_moved BEFORE AFTER: "name=delta" for each counter that moved.
-counters_moved() {
+# lines_moved BEFORE AFTER: "name=delta" for each counter that moved
+# (lib.sh's counters_moved is for its arrays).
+lines_moved() {
 	awk 'NR == FNR { v[$1] = $2; next }
 	     $2 != v[$1] { printf "%s%s=%d", sep, $1, $2 - v[$1]; sep = " " }
 	     END { print "" }' <(echo "$1") <(echo "$2")
 }
 
-# bench_pair DRV ROUND GID ARGS...: one rxc_bench run across the link.
+# drv_of PAIRING: this guest's driver in PAIRING, a driver's name (both
+# ends) or "A-B" (A on guest a, B on guest b).
+drv_of() {
+	case $1 in
+	*-*) if [ "$WIRE_ROLE" = a ]; then echo "${1%-*}"; else echo "${1#*-}"; fi ;;
+	*) echo "$1" ;;
+	esac
+}
+
+# bench_pair PAIRING ROUND GID ARGS...: one rxc_bench run across the
+# link, on this guest's device of PAIRING (DRV_HERE, which round() set).
 bench_pair() {
-	local drv=$1 r=$2 g=$3 p before gbefore perf=()
+	local pr=$1 r=$2 g=$3 dev=${DRV_HERE}0 p before gbefore perf=()
 	shift 3
 	p=$(next_port)
-	before=$(port_counters "${drv}0")
+	before=$(counter_lines "$dev")
 	gbefore=$(guest_counters)
 	# perf.data goes to the guest's tmpfs, not over 9p.  No "--" after
 	# perf's options: wire_pair splits its commands there.
 	[ "$PROFILE" = 0 ] || perf=(perf record -q -a -g -o /tmp/perf.data)
-	wire_pair "$drv round $r: $*" 300 - true -- \
-		"${perf[@]}" "$BIN" -d "${drv}0" -g "$g" -S -p "$p" "$@" -- \
-		"${perf[@]}" "$BIN" -d "${drv}0" -g "$g" -C "$WIRE_PEER_IP" -p "$p" "$@"
-	echo "# port counters: $(counters_moved "$before" "$(port_counters "${drv}0")")" \
+	wire_pair "$pr round $r: $*" 300 - true -- \
+		"${perf[@]}" "$BIN" -d "$dev" -g "$g" -S -p "$p" "$@" -- \
+		"${perf[@]}" "$BIN" -d "$dev" -g "$g" -C "$WIRE_PEER_IP" -p "$p" "$@"
+	echo "# port counters: $(lines_moved "$before" "$(counter_lines "$dev")")" \
 		>>"$WIRE_OUT"
-	echo "# guest counters: $(counters_moved "$gbefore" "$(guest_counters)")" >>"$WIRE_OUT"
+	echo "# guest counters: $(lines_moved "$gbefore" "$(guest_counters)")" >>"$WIRE_OUT"
 	if [ "$PROFILE" = 1 ]; then
-		echo "== $drv $*, guest $WIRE_ROLE: hottest symbols"
-		perf_reports /tmp/perf.data "$RESULTS/perf-$drv-$WIRE_STEP"
+		echo "== $pr $*, guest $WIRE_ROLE: hottest symbols"
+		perf_reports /tmp/perf.data "$RESULTS/perf-$pr-$WIRE_STEP"
 	fi
-	[ "$WIRE_ROLE" = b ] || log_lines "$drv" "$r" "$WIRE_OUT"
+	[ "$WIRE_ROLE" = b ] || log_lines "$pr" "$r" "$WIRE_OUT"
 }
 
 # roce_frame_mtu PMTU: the netdev MTU whose TCP frames are as long as a
@@ -185,16 +201,16 @@ driver_down() {	# driver_down DRV TAG
 	run "rmmod rdma_$1" 60 rmmod "rdma_$1"
 }
 
-# transfers DRV R GID: write, read and send at every size and path MTU.
+# transfers PAIRING R GID: write, read and send at every size and path MTU.
 transfers() {
-	local drv=$1 r=$2 g=$3 op s m ev=()
+	local pr=$1 r=$2 g=$3 op s m ev=()
 	[ "$OPS" != none ] || return 0
 	[ "$EVENTS" = 0 ] || ev=(-e)
 	for m in $MTUS; do
 		wire_mtu "${m#*:}"
 		for op in $OPS; do
 			for s in $SIZES; do
-				bench_pair "$drv" "$r" "$g" "${ev[@]}" -t "$op" -s "$s" \
+				bench_pair "$pr" "$r" "$g" "${ev[@]}" -t "$op" -s "$s" \
 					-m "${m%:*}" -n "$(sized "$s")"
 			done
 		done
@@ -202,7 +218,7 @@ transfers() {
 	wire_mtu 1500
 }
 
-# qp_writes DRV R GID: 8-byte writes, 16 in flight on each of QPS QPs.
+# qp_writes PAIRING R GID: 8-byte writes, 16 in flight on each of QPS QPs.
 qp_writes() {
 	local q
 	for q in $QPS; do
@@ -210,7 +226,7 @@ qp_writes() {
 	done
 }
 
-# round_trips DRV R GID: the round trip of each size in LATS.
+# round_trips PAIRING R GID: the round trip of each size in LATS.
 round_trips() {
 	local s
 	for s in $LATS; do
@@ -218,35 +234,36 @@ round_trips() {
 	done
 }
 
-# the_rest DRV R GID: latency, UD, QP counts, counters and wake-ups.
+# the_rest PAIRING R GID: latency, UD, QP counts, counters and wake-ups.
 the_rest() {
-	local drv=$1 r=$2 g=$3 t
-	round_trips "$drv" "$r" "$g"
-	bench_pair "$drv" "$r" "$g" -t ud -s 8 -n "$(sized 8)"
-	qp_writes "$drv" "$r" "$g"
+	local pr=$1 r=$2 g=$3 t
+	round_trips "$pr" "$r" "$g"
+	bench_pair "$pr" "$r" "$g" -t ud -s 8 -n "$(sized 8)"
+	qp_writes "$pr" "$r" "$g"
 	# rdma_rxe has none: its runs say "skipped".  ABBA, as on loopback.
 	for t in $CNTRS; do
-		bench_pair "$drv" "$r" "$g" -t "$t" -s 8 -n "$(sized 8)"
+		bench_pair "$pr" "$r" "$g" -t "$t" -s 8 -n "$(sized 8)"
 	done
 	for t in $WAKES; do
-		bench_pair "$drv" "$r" "$g" -t "$t" -s 8 -n "$(n 300)"
+		bench_pair "$pr" "$r" "$g" -t "$t" -s 8 -n "$(n 300)"
 	done
 }
 
-# round DRV R: every rxc_bench measurement with DRV at both ends (the
-# transfers, BENCH_QPS's writes and BENCH_LATS's round trips alone with
-# BENCH_TRANSFERS=1).
+# round PAIRING R: every rxc_bench measurement with the drivers of
+# PAIRING (the transfers, BENCH_QPS's writes and BENCH_LATS's round trips
+# alone with BENCH_TRANSFERS=1).
 round() {
-	local drv=$1 r=$2 g
-	g=$(driver_up "$drv" "up-$drv-$r")
-	transfers "$drv" "$r" "$g"
+	local pr=$1 r=$2 g
+	DRV_HERE=$(drv_of "$pr")
+	g=$(driver_up "$DRV_HERE" "up-$pr-$r")
+	transfers "$pr" "$r" "$g"
 	if [ "$TRANSFERS" = 0 ]; then
-		the_rest "$drv" "$r" "$g"
+		the_rest "$pr" "$r" "$g"
 	else
-		[ -z "${BENCH_QPS:-}" ] || qp_writes "$drv" "$r" "$g"
-		[ -z "${BENCH_LATS:-}" ] || round_trips "$drv" "$r" "$g"
+		[ -z "${BENCH_QPS:-}" ] || qp_writes "$pr" "$r" "$g"
+		[ -z "${BENCH_LATS:-}" ] || round_trips "$pr" "$r" "$g"
 	fi
-	driver_down "$drv" "down-$drv-$r"
+	driver_down "$DRV_HERE" "down-$pr-$r"
 }
 
 # xfer_check LOG: rc_xfer found every byte where it belongs.
@@ -261,8 +278,8 @@ xfer_check() { grep -q 'all data verified' "$1" || echo "no 'all data verified'"
 # (rxc_xmit.c), and no packet it got had a wrong ICRC; rdma_rxe drops
 # such packets, which fails the transfer.
 xfer_set() {
-	local pr=$1-$2 drv=$1 g m op p mtu args
-	[ "$WIRE_ROLE" = a ] || drv=$2
+	local pr=$1-$2 drv g m op p mtu args
+	drv=$(drv_of "$pr")
 	g=$(driver_up "$drv" "xfer-up-$pr")
 	for m in 1024:1500 4096:9000; do
 		wire_mtu "${m#*:}"
@@ -341,8 +358,7 @@ fab() {
 # middleware A B: the middleware with driver A on guest a, B on guest b.
 middleware() {
 	local pr=$1-$2 t tests
-	DRV_HERE=$1
-	[ "$WIRE_ROLE" = b ] && DRV_HERE=$2
+	DRV_HERE=$(drv_of "$pr")
 	driver_up "$DRV_HERE" "mw-up-$pr" >/dev/null
 	tests=$UCX_TESTS
 	[ "$SMOKE" = 1 ] && tests=tag_lat
@@ -358,8 +374,8 @@ for ((r = 1; r <= ROUNDS; r++)); do
 	tcp_bw "$r" 9000
 	for m in $MTUS; do tcp_bw "$r" "$(roce_frame_mtu "${m%:*}")"; done
 	wire_mtu 1500
-	# shellcheck disable=SC2086  # DRIVERS is a list of words
-	for drv in $(round_order "$r" $DRIVERS); do round "$drv" "$r"; done
+	# shellcheck disable=SC2086  # PAIRS is a list of words
+	for pr in $(round_order "$r" $PAIRS); do round "$pr" "$r"; done
 done
 [ "$TRANSFERS" = 1 ] || xfers
 pairings="rxe-rxe rxc-rxc rxc-rxe rxe-rxc"
