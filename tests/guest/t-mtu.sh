@@ -28,9 +28,15 @@ PORT=19000
 # flap LOG: once the client's QP is connected, flip the MTU every 0.2 s,
 # four times at most (each flip may cost in-flight packets, and so
 # retransmissions), while it stays connected; LOG gets the number of flips.
+# The flips run real-time, as what they run inherits: on the debug kernel
+# the transfer's runs on the high-priority rxc_net workqueue (nice -20)
+# starve a nice 0 shell, whose flips then came seconds apart, one per
+# read transfer.  The wait before them does not, so as not to starve
+# the transfer's own setup.
 flap() {
 	local flips=0 m=9000
 	wait_for 30 rc_connected "$CLI_DEV" || true
+	chrt -f -p 10 "$BASHPID" >/dev/null
 	while [ "$flips" -lt 4 ] && rc_connected "$CLI_DEV"; do
 		peer_mtu "$m"
 		flips=$((flips + 1))
