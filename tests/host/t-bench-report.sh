@@ -21,14 +21,9 @@ nfail=0
 # shellcheck source=SCRIPTDIR/../../bench/order.sh
 . "$repo/bench/order.sh"
 
-expect() {	# expect NAME GOT WANT
-	if [ "$2" = "$3" ]; then
-		echo "ok - bench: $1"
-	else
-		echo "not ok - bench: $1 (got '$2', want '$3')"
-		nfail=$((nfail + 1))
-	fi
-}
+# shellcheck source=SCRIPTDIR/tap.sh
+. "$repo/tests/host/tap.sh"
+expect() { tap_same bench "$@"; }	# expect NAME GOT WANT
 
 expect "round 1 runs the drivers as given" "$(round_order 1 rxe rxc)" "rxe rxc"
 expect "round 2 runs them reversed" "$(round_order 2 rxe rxc)" "rxc rxe"

@@ -36,15 +36,10 @@ verdict() {
 	cut -d' ' -f1-2 "$TAP"
 }
 
+# shellcheck source=SCRIPTDIR/tap.sh
+. "$repo/tests/host/tap.sh"
 expect() {	# expect NAME WANT CHECK SRV-CMD CLI-CMD
-	local got
-	got=$(verdict "$3" "$4" "$5")
-	if [ "$got" = "$2" ]; then
-		echo "ok - guest lib: pair: $1"
-	else
-		echo "not ok - guest lib: pair: $1 (got '$got', want '$2')"
-		nfail=$((nfail + 1))
-	fi
+	tap_same "guest lib: pair" "$1" "$(verdict "$3" "$4" "$5")" "$2"
 }
 
 expect "passes when both ends and the check succeed" "ok -" chk_good true true
@@ -65,14 +60,7 @@ rdma() {	# rdma statistic show link DEV/1
 	echo run >>"$work/rdma-runs"
 	echo "${fake_stats[${4%/1}]}"
 }
-same() {	# same NAME GOT WANT
-	if [ "$2" = "$3" ]; then
-		echo "ok - guest lib: counters: $1"
-	else
-		echo "not ok - guest lib: counters: $1 (got '$2', want '$3')"
-		nfail=$((nfail + 1))
-	fi
-}
+same() { tap_same "guest lib: counters" "$@"; }	# same NAME GOT WANT
 declare -A d
 counters_snap d rxc0 sent_packets rcv_packets send_errors
 counters_snap d rxc1 sent_packets rcv_packets
