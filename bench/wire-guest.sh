@@ -94,12 +94,6 @@ log_lines() {
 		"$3" >>"$LOG"
 }
 
-# counter_lines DEV: DEV's port counters, a "name value" line each.
-counter_lines() {
-	rdma statistic show link "$1/1" 2>/dev/null |
-		awk '{ for (i = 3; i < NF; i += 2) print $i, $(i + 1) }'
-}
-
 # guest_counters: what this guest spent, a "name value" line each: CPU
 # ticks by kind (user, sys, irq, softirq, idle), context switches,
 # interrupts by source (a device's by its queue's name and IRQ) and

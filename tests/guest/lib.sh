@@ -195,21 +195,37 @@ word_after() {
 	tr ' ' '\n' | awk -v n="$1" 'prev == n { print; exit } { prev = $0 }'
 }
 
-# hw_counter DEV NAME: one port counter from "rdma statistic show link".
-hw_counter() { rdma statistic show link "$1/1" | word_after "$2"; }
-
 # port_counters ARRAY DEV: every port counter of DEV into the associative
 # array ARRAY, under "DEV/NAME", from one "rdma statistic show link",
-# which takes seconds on the debug kernel.  Each word of its output is
-# kept under the word before it, so a value never shifts the names
-# after it.
+# which takes seconds on the debug kernel.  A counter is a name followed
+# by a number; the words are taken a pair at a time where they are one,
+# not counted off from the line's start, so a word the tool adds (a
+# device's or a mode's) never shifts the names after it.
 port_counters() {
 	local -n pc_=$1
 	local prev='' w
 	for w in $(rdma statistic show link "$2/1"); do
-		[ -z "$prev" ] || pc_[$2/$prev]=$w
+		if [[ $w =~ ^[0-9]+$ && $prev =~ ^[a-z] ]]; then
+			pc_[$2/$prev]=$w
+		fi
 		prev=$w
 	done
+}
+
+# hw_counter DEV NAME: one port counter of DEV, or nothing.
+hw_counter() {
+	local -A hc_=()
+	port_counters hc_ "$1"
+	echo "${hc_[$1/$2]:-}"
+}
+
+# counter_lines DEV: every port counter of DEV, a "NAME VALUE" line each,
+# sorted.
+counter_lines() {
+	local -A cl_=()
+	local k
+	port_counters cl_ "$1"
+	for k in "${!cl_[@]}"; do echo "${k#*/} ${cl_[$k]}"; done | sort
 }
 
 # How far port counters moved over a test.  counters_snap ARRAY DEV

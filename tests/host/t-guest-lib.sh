@@ -78,6 +78,11 @@ same "a delta is how far each counter moved" \
 	"${d[rxc0/sent_packets]} ${d[rxc0/rcv_packets]} ${d[rxc0/send_errors]} ${d[rxc1/sent_packets]}" "4 0 2 1"
 same "only the counters that moved are shown as moved" \
 	"$(counters_show d moved | tr '\n' ,)" "rxc0 send_errors +2,rxc0 sent_packets +4,rxc1 sent_packets +1,"
+same "one counter is read by its name" "$(hw_counter rxc0 send_errors)" 2
+same "a counter the device lacks reads as nothing" "$(hw_counter rxc1 send_errors)" ""
+same "every counter is listed once, by name" "$(counter_lines rxc0 | tr '\n' ,)" \
+	"rcv_packets 7,send_errors 2,sent_packets 14,"
+
 # wire_pair, on a's side of a pair whose client and server are the same
 # run (port "-"): a run's first step must drop an earlier run's logs,
 # whose later steps would otherwise read as this run's.
