@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 /*
- * The RC congestion window: one cut per loss episode, the floor on a
- * timeout, slow start back to the threshold, then one PSN per window.
+ * The RC congestion window: 64 KiB to 128 KiB of payload, one cut per
+ * loss episode, the floor on a timeout, then one PSN per window.
  */
 #include <kunit/test.h>
 
@@ -45,11 +45,11 @@ static void cwnd_play(struct kunit *test, u32 mtu,
 	}
 }
 
-static void floor_is_64k_of_payload_within_the_maximum(struct kunit *test)
+static void floor_and_maximum_are_64k_and_128k_of_payload(struct kunit *test)
 {
-	static const struct { u32 mtu, floor; } cases[] = {
-		{ 256, RXC_CWND_MAX }, { 512, RXC_CWND_MAX }, { 1024, 64 },
-		{ 2048, 32 }, { 4096, 16 },
+	static const struct { u32 mtu, floor, max; } cases[] = {
+		{ 256, 128, 128 }, { 512, 128, 128 }, { 1024, 64, 128 },
+		{ 2048, 32, 64 }, { 4096, 16, 32 },
 	};
 	struct rxc_cwnd c;
 	int i;
@@ -58,7 +58,8 @@ static void floor_is_64k_of_payload_within_the_maximum(struct kunit *test)
 		rxc_cwnd_init(&c, cases[i].mtu);
 		KUNIT_EXPECT_EQ_MSG(test, c.floor, cases[i].floor,
 				    "mtu %u", cases[i].mtu);
-		KUNIT_EXPECT_EQ(test, c.size, (u32)RXC_CWND_MAX);
+		KUNIT_EXPECT_EQ_MSG(test, c.size, cases[i].max,
+				    "mtu %u", cases[i].mtu);
 	}
 }
 
@@ -70,12 +71,14 @@ static void a_loss_halves_the_window_once_per_episode(struct kunit *test)
 		{ LOSS, 1040, 0, 64, false },
 		{ ACKED, 999, 50, 64 },
 		{ LOSS, 1050, 0, 64, false },
-		/* Past it, a new loss is a new episode. */
+		/* Past it, the window grows by one per window acknowledged, */
 		{ ACKED, 1000, 1, 64 },
-		{ LOSS, 1100, 0, 32, true },
+		{ ACKED, 1063, 63, 65 },
+		/* and a new loss is a new episode. */
+		{ LOSS, 1100, 0, 64, true },
 	};
 
-	cwnd_play(test, 4096, steps, ARRAY_SIZE(steps));
+	cwnd_play(test, 1024, steps, ARRAY_SIZE(steps));
 }
 
 static void the_window_does_not_grow_inside_an_episode(struct kunit *test)
@@ -92,28 +95,30 @@ static void the_window_does_not_grow_inside_an_episode(struct kunit *test)
 static void losses_never_cut_below_the_floor(struct kunit *test)
 {
 	static const struct cwnd_step steps[] = {
-		{ LOSS, 10, 0, 64, true }, { ACKED, 10, 10, 64 },
-		{ LOSS, 20, 0, 32, true }, { ACKED, 20, 10, 32 },
-		{ LOSS, 30, 0, 16, true }, { ACKED, 30, 10, 16 },
-		{ LOSS, 40, 0, 16, false }, { ACKED, 40, 10, 16 },
+		{ LOSS, 10, 0, 16, true }, { ACKED, 10, 10, 16 },
+		{ LOSS, 20, 0, 16, false }, { ACKED, 20, 10, 16 },
 		/* At the floor, a timeout cuts nothing. */
-		{ TIMEOUT, 50, 0, 16, false },
+		{ TIMEOUT, 30, 0, 16, false },
 	};
 
 	cwnd_play(test, 4096, steps, ARRAY_SIZE(steps));
 }
 
-static void a_timeout_restarts_from_the_floor_then_slow_starts(struct kunit *test)
+static void a_timeout_restarts_from_the_floor(struct kunit *test)
 {
 	static const struct cwnd_step steps[] = {
+		/* After a loss, one PSN per window acknowledged: */
+		{ LOSS, 100, 0, 16, true },
+		{ ACKED, 100, 16, 17 },
+		{ ACKED, 117, 17, 18 },
+		{ ACKED, 130, 13, 18 },
+		{ ACKED, 135, 5, 19 },
+		/* a timeout falls to the floor and starts an episode, */
 		{ TIMEOUT, 300, 0, 16, true },
-		/* The episode ends: one PSN per PSN acknowledged, up to 64. */
-		{ ACKED, 300, 20, 36 },
-		{ ACKED, 340, 40, 64 },
-		/* Then one per window of 64. */
-		{ ACKED, 403, 63, 64 },
-		{ ACKED, 404, 1, 65 },
-		{ ACKED, 469, 65, 66 },
+		{ ACKED, 299, 160, 16 },
+		/* after which the window grows as after a loss. */
+		{ ACKED, 300, 1, 16 },
+		{ ACKED, 315, 15, 17 },
 	};
 
 	cwnd_play(test, 4096, steps, ARRAY_SIZE(steps));
@@ -121,18 +126,24 @@ static void a_timeout_restarts_from_the_floor_then_slow_starts(struct kunit *tes
 
 static void growth_stops_at_the_maximum(struct kunit *test)
 {
+	static const struct { u32 mtu, max; } cases[] = {
+		{ 1024, RXC_CWND_MAX }, { 4096, RXC_CWND_MAX_BYTES / 4096 },
+	};
 	struct rxc_cwnd c;
-	u32 una = 0;
-	int i;
+	u32 una;
+	int i, j;
 
-	rxc_cwnd_init(&c, 1024);
-	rxc_cwnd_loss(&c, 0);
-	for (i = 0; i < 1000; i++) {
-		una += 128;
-		rxc_cwnd_acked(&c, una, 128);
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		rxc_cwnd_init(&c, cases[i].mtu);
+		rxc_cwnd_loss(&c, 0);
+		for (una = 0, j = 0; j < 1000; j++) {
+			una += 128;
+			rxc_cwnd_acked(&c, una, 128);
+		}
+		KUNIT_EXPECT_EQ_MSG(test, c.size, cases[i].max,
+				    "mtu %u", cases[i].mtu);
+		KUNIT_EXPECT_EQ(test, c.acked, 0U);
 	}
-	KUNIT_EXPECT_EQ(test, c.size, (u32)RXC_CWND_MAX);
-	KUNIT_EXPECT_EQ(test, c.acked, 0U);
 }
 
 static void episodes_end_across_the_psn_wrap(struct kunit *test)
@@ -142,11 +153,12 @@ static void episodes_end_across_the_psn_wrap(struct kunit *test)
 		/* 0xfffff0 is 32 PSNs before 0x000010 in 24 bits. */
 		{ ACKED, 0xfffff0, 1, 64 },
 		{ LOSS, 0x000020, 0, 64, false },
-		{ ACKED, 0x000010, 32, 64 },
-		{ LOSS, 0x000030, 0, 32, true },
+		/* The episode ends, and the window grows: a new one cuts it. */
+		{ ACKED, 0x000010, 64, 65 },
+		{ LOSS, 0x000030, 0, 64, true },
 	};
 
-	cwnd_play(test, 4096, steps, ARRAY_SIZE(steps));
+	cwnd_play(test, 1024, steps, ARRAY_SIZE(steps));
 }
 
 static void full_counts_the_psns_past_the_oldest_unacked(struct kunit *test)
@@ -162,7 +174,7 @@ static void full_counts_the_psns_past_the_oldest_unacked(struct kunit *test)
 	struct rxc_cwnd c;
 	int i;
 
-	rxc_cwnd_init(&c, 4096);
+	rxc_cwnd_init(&c, 1024);
 	for (i = 0; i < ARRAY_SIZE(cases); i++)
 		KUNIT_EXPECT_EQ_MSG(test,
 				    rxc_cwnd_full(&c, cases[i].psn, cases[i].una),
@@ -171,11 +183,11 @@ static void full_counts_the_psns_past_the_oldest_unacked(struct kunit *test)
 }
 
 static struct kunit_case rxc_cwnd_cases[] = {
-	KUNIT_CASE(floor_is_64k_of_payload_within_the_maximum),
+	KUNIT_CASE(floor_and_maximum_are_64k_and_128k_of_payload),
 	KUNIT_CASE(a_loss_halves_the_window_once_per_episode),
 	KUNIT_CASE(the_window_does_not_grow_inside_an_episode),
 	KUNIT_CASE(losses_never_cut_below_the_floor),
-	KUNIT_CASE(a_timeout_restarts_from_the_floor_then_slow_starts),
+	KUNIT_CASE(a_timeout_restarts_from_the_floor),
 	KUNIT_CASE(growth_stops_at_the_maximum),
 	KUNIT_CASE(episodes_end_across_the_psn_wrap),
 	KUNIT_CASE(full_counts_the_psns_past_the_oldest_unacked),

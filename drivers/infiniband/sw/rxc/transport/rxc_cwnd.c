@@ -8,9 +8,15 @@
  * the queues between the guests.  The window therefore follows the path,
  * as TCP's does: it halves once per loss episode (a sequence NAK or a gap
  * in the responses), falls to its floor when the retransmit timer fires,
- * then grows by one PSN per PSN acknowledged up to the slow-start
- * threshold and by one PSN per window after it.  A loopback peer loses
+ * then grows by one PSN per window acknowledged.  A loopback peer loses
  * nothing, and its window stays at the maximum.
+ *
+ * The path's queues hold bytes, not packets, so the window's bounds are
+ * payload: 64 KiB to 128 KiB at every path MTU from 1024 up.  A bound of
+ * 128 PSNs alone would let half a MiB of 4 KiB packets be in flight,
+ * which lost as often on a virtio link as 128 KiB did, and resent twice
+ * as much each time.  Halving 128 KiB lands on the floor, so there is no
+ * slow start: a window at its floor grows as one past a loss does.
  *
  * The floor is 64 KiB of payload rather than a few packets: in a small
  * window more losses are tail losses, which nothing follows to draw a
@@ -33,8 +39,8 @@
 void rxc_cwnd_init(struct rxc_cwnd *c, u32 mtu)
 {
 	c->floor = clamp_t(u32, RXC_CWND_FLOOR_BYTES / mtu, 1, RXC_CWND_MAX);
-	c->size = RXC_CWND_MAX;
-	c->ssthresh = RXC_CWND_MAX;
+	c->max = clamp_t(u32, RXC_CWND_MAX_BYTES / mtu, c->floor, RXC_CWND_MAX);
+	c->size = c->max;
 	c->acked = 0;
 	c->recovering = false;
 }
@@ -61,8 +67,7 @@ bool rxc_cwnd_loss(struct rxc_cwnd *c, u32 max_psn)
 
 	if (c->recovering)
 		return false;
-	c->ssthresh = max(c->size / 2, c->floor);
-	c->size = c->ssthresh;
+	c->size = max(c->size / 2, c->floor);
 	rxc_cwnd_episode(c, max_psn);
 	return c->size < old;
 }
@@ -73,16 +78,12 @@ EXPORT_SYMBOL_IF_KUNIT(rxc_cwnd_loss);
  * @c: the window
  * @max_psn: the PSN after the highest sent
  *
- * A timeout inside an episode halves the threshold again: the halved
- * window was still too large, or its resent packets were lost too.
- *
  * Return: true if the window shrank, false if it was at the floor.
  */
 bool rxc_cwnd_timeout(struct rxc_cwnd *c, u32 max_psn)
 {
 	u32 old = c->size;
 
-	c->ssthresh = max(c->size / 2, c->floor);
 	c->size = c->floor;
 	rxc_cwnd_episode(c, max_psn);
 	return c->size < old;
@@ -105,16 +106,12 @@ void rxc_cwnd_acked(struct rxc_cwnd *c, u32 una, u32 n)
 			return;
 		c->recovering = false;
 	}
-	if (c->size < c->ssthresh) {
-		c->size = min(c->size + n, c->ssthresh);
-		return;
-	}
 	c->acked += n;
-	while (c->acked >= c->size && c->size < RXC_CWND_MAX) {
+	while (c->acked >= c->size && c->size < c->max) {
 		c->acked -= c->size;
 		c->size++;
 	}
-	if (c->size == RXC_CWND_MAX)
+	if (c->size == c->max)
 		c->acked = 0;
 }
 EXPORT_SYMBOL_IF_KUNIT(rxc_cwnd_acked);

@@ -10,18 +10,21 @@
 #include <linux/sizes.h>
 #include <linux/types.h>
 
-/* The window never grows past this many PSNs, read responses included. */
+/*
+ * The window never grows past RXC_CWND_MAX PSNs, read responses included,
+ * nor past RXC_CWND_MAX_BYTES of payload, and never falls below
+ * RXC_CWND_FLOOR_BYTES of it (in PSNs: the bytes / mtu, within the first).
+ */
 #define RXC_CWND_MAX		128
-/* Nor falls below this much payload (in PSNs: RXC_CWND_FLOOR_BYTES / mtu). */
+#define RXC_CWND_MAX_BYTES	SZ_128K
 #define RXC_CWND_FLOOR_BYTES	SZ_64K
 
 /**
  * struct rxc_cwnd - congestion window of an RC requester (QP task only)
  * @size: PSNs that may be unacknowledged
  * @floor: the least @size falls to
- * @ssthresh: below it @size grows by one per PSN acknowledged, from it
- *	      by one per window acknowledged
- * @acked: PSNs acknowledged since @size last grew (from @ssthresh)
+ * @max: the most @size grows to, by one per window acknowledged
+ * @acked: PSNs acknowledged since @size last grew
  * @recover: the PSN after the highest sent when the loss episode began
  * @recovering: a loss episode is on: further losses before the oldest
  *		unacknowledged PSN reaches @recover belong to it
@@ -29,7 +32,7 @@
 struct rxc_cwnd {
 	u32 size;
 	u32 floor;
-	u32 ssthresh;
+	u32 max;
 	u32 acked;
 	u32 recover;
 	bool recovering;
