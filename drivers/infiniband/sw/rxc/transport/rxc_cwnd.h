@@ -13,7 +13,8 @@
 /*
  * The window never grows past RXC_CWND_MAX PSNs, read responses included,
  * nor past RXC_CWND_MAX_BYTES of payload, and never falls below
- * RXC_CWND_FLOOR_BYTES of it (in PSNs: the bytes / mtu, within the first).
+ * RXC_CWND_FLOOR_BYTES of it.  Both byte bounds become PSNs as bytes / mtu,
+ * clamped to RXC_CWND_MAX.
  */
 #define RXC_CWND_MAX		128
 #define RXC_CWND_MAX_BYTES	SZ_128K
