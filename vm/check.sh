@@ -168,6 +168,7 @@ step "build: core completion counter probe picks each path" make -s -C "$repo" c
 step "tests: the guest helper pair() fails every failed run" "$repo/tests/host/t-guest-lib.sh" || true
 step "tests: the bench's round order and report's speedups" "$repo/tests/host/t-bench-report.sh" || true
 step "tests: scan-dmesg skips only expected allocation-failure reports" "$repo/tests/host/t-scan-dmesg.sh" || true
+step "tests: each VM run starts from an empty results dir" "$repo/tests/host/t-results-dir.sh" || true
 step "tests: install-deps gets a bare machine to apt-get install" "$repo/tests/host/t-install-deps.sh" || true
 
 if [ -f "$repo/tests/verbs/Makefile" ]; then

@@ -14,9 +14,9 @@
 # another guest listens (vm/run-pair.sh starts both).  The guest learns
 # MAC as RXC_WIRE_MAC.  Without it the guest has no NIC at all.
 #
-# In DIR afterwards: console.log (serial console), guest.log (the script's
-# output), dmesg.txt, kmemleak.txt (debug kernel), results.tap (whatever the
-# script reported).  Exit status: the guest script's, 124 if the VM timed
+# DIR starts empty (vm/results-dir.sh).  In it afterwards: console.log
+# (serial console), guest.log (the script's output), dmesg.txt,
+# kmemleak.txt (debug kernel), results.tap (whatever the script reported).  Exit status: the guest script's, 124 if the VM timed
 # out, 125 if the guest died before finishing (e.g. a panic).
 #
 # The machine's own kernel cannot load modules and KVM guests hang here, so
@@ -89,12 +89,9 @@ debug)
 *) usage ;;
 esac
 
-# Start from a clean results dir: stale reports must never be mistaken
-# for this run's.
-mkdir -p "$results"
-results=$(realpath "$results")
-rm -rf "$results/.vm" "$results"/{console,guest,qemu}.log \
-	"$results"/{dmesg,kmemleak}.txt "$results/results.tap"
+# shellcheck source=SCRIPTDIR/results-dir.sh
+. "$here/results-dir.sh"
+results=$(results_dir_reset "$results") || exit 2
 # Modules under test: copied (DIR may be under /tmp, hidden in the guest)
 # into a copy of the kernel's module tree.  depmod runs here, on the host:
 # in the guest it reads all ~4000 stock modules over 9p and takes minutes.

@@ -85,9 +85,6 @@ wire_pair() {
 	while [ "$1" != -- ]; do srv+=("$1"); shift; done
 	shift
 	WIRE_STEP=$((WIRE_STEP + 1))
-	# A run's first step drops an earlier run's logs: where that run had
-	# more steps, its later ones would pass for this run's.
-	[ "$WIRE_STEP" -gt 1 ] || rm -rf "$RESULTS/wire-logs"
 	mkdir -p "$RESULTS/wire-logs"
 	WIRE_OUT=$RESULTS/wire-logs/$WIRE_STEP-$WIRE_ROLE.log
 	if [ "$port" = - ]; then

@@ -9,8 +9,7 @@
 # (a typo, or a function left in another group's script) must fail the
 # test: once, interop's rping passed on every run because its check was
 # defined in t-tools.sh only.  Then the port counter helpers, against a
-# stand-in rdma tool, and tests/guest/wire.sh's wire_pair, whose logs
-# must be the current run's alone.
+# stand-in rdma tool.
 #
 # Prints TAP ("ok - ...", "not ok - ...") and exits non-zero on a failure.
 set -euo pipefail
@@ -83,19 +82,4 @@ same "a counter the device lacks reads as nothing" "$(hw_counter rxc1 send_error
 same "every counter is listed once, by name" "$(counter_lines rxc0 | tr '\n' ,)" \
 	"rcv_packets 7,send_errors 2,sent_packets 14,"
 
-# wire_pair, on a's side of a pair whose client and server are the same
-# run (port "-"): a run's first step must drop an earlier run's logs,
-# whose later steps would otherwise read as this run's.
-RXC_WIRE_ROLE=a
-# shellcheck source=SCRIPTDIR/../guest/wire.sh
-. "$repo/tests/guest/wire.sh"
-wire_step() { wire_pair "step" 10 - chk_good true -- true >/dev/null; }
-wire_logs() { (cd "$work/wire-logs" && printf '%s,' *); }
-wire_same() { tap_same "guest lib: wire_pair" "$@"; }	# wire_same NAME GOT WANT
-mkdir -p "$work/wire-logs"
-echo "an earlier run's" >"$work/wire-logs/7-a.log"
-wire_step
-wire_same "a run's first step drops an earlier run's logs" "$(wire_logs)" "1-a.log,"
-wire_step
-wire_same "later steps keep the run's own logs" "$(wire_logs)" "1-a.log,2-a.log,"
 [ "$nfail" -eq 0 ]
