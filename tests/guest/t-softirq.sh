@@ -17,9 +17,11 @@
 #   receives are handled in softirq (rdma_rxe's way; the check asks for
 #   a share, see many_in_softirq), every message checked (-c);
 # - 8-byte reads one at a time (rc_xfer -w 1), every byte checked: the
-#   responder handles most requests in softirq.  Not the requester:
-#   its responses go to the work item (Documentation "Between two hosts"
-#   says why);
+#   responder handles most requests in softirq, and the requester most
+#   responses;
+# - 8-byte reads, 32 posted and 16 (max_rd_atomic) in flight, every byte
+#   checked: the requester handles most responses in softirq, and with
+#   each sends the read that waited for its slot;
 # - an RC stream of 8-byte SENDs, every byte checked (rc_xfer): the
 #   receiving end, whose QP sends no request of its own, handles none of
 #   them there.
@@ -100,7 +102,11 @@ xfer() {
 
 snap
 xfer read "$n" 1
-many_in_softirq "reads one at a time" "$SRV_DEV"
+many_in_softirq "reads one at a time" "$SRV_DEV" "$CLI_DEV"
+
+snap
+xfer read "$n" 32
+many_in_softirq "reads behind the read limit" "$CLI_DEV"
 
 snap
 xfer send $((n * 4)) 16

@@ -637,6 +637,46 @@ static bool rxc_req_step(struct rxc_qp *qp, u32 mtu,
 	return true;
 }
 
+/*
+ * Has the requester a step it may take now (rxc_req_step())?  Fetches
+ * what was posted since the last look.  A started WQE always has one:
+ * its next packet, or the step past it.
+ */
+static bool rxc_req_has_step(struct rxc_qp *qp, enum ib_qp_state state)
+{
+	struct rxc_req *req = &qp->req;
+	struct rxc_swqe *w;
+
+	if (req->rnr_wait || rxc_req_window_full(qp))
+		return false;
+	if (req->cur == req->tail)
+		rxc_req_fetch(qp);
+	if (req->cur == req->tail)
+		return false;
+	w = &req->wqe[req->cur];
+	/* SQD finishes what started; only RTS starts new work. */
+	if (state == IB_QPS_SQD && !w->started)
+		return false;
+	if (w->state == RXC_SWQE_DONE)
+		return w->status == IB_WC_SUCCESS;
+	return w->started || w->local || rxc_req_may_start(qp, w);
+}
+
+/**
+ * rxc_req_ready - may the requester send now?
+ * @qp: the QP, in a run
+ *
+ * For a run whose budget stopped the requester: true when it had more
+ * to send, which the next run is to do.
+ */
+bool rxc_req_ready(struct rxc_qp *qp)
+{
+	enum ib_qp_state state = rxc_qp_state(qp);
+
+	return (state == IB_QPS_RTS || state == IB_QPS_SQD) &&
+	       rxc_req_has_step(qp, state);
+}
+
 /**
  * rxc_req_run - send packets for the posted WQEs
  * @qp: the QP
@@ -654,17 +694,10 @@ int rxc_req_run(struct rxc_qp *qp, int budget)
 	u32 mtu = rxc_qp_mtu(qp);
 	int n = 0;
 
-	/* SQD finishes what started; only RTS starts new work. */
 	if (state != IB_QPS_RTS && state != IB_QPS_SQD)
 		return 0;
 
-	while (n < budget && !req->rnr_wait && !rxc_req_window_full(qp)) {
-		if (req->cur == req->tail)
-			rxc_req_fetch(qp);
-		if (req->cur == req->tail)
-			break;
-		if (state == IB_QPS_SQD && !req->wqe[req->cur].started)
-			break;
+	while (n < budget && rxc_req_has_step(qp, state)) {
 		if (!rxc_req_step(qp, mtu, &batch))
 			break;
 		n++;

@@ -23,15 +23,16 @@
  *   unfinished, modify_qp) on the bound rxc_wq; a streaming doorbell's on
  *   the unbound rxc_stream_wq, where the scheduler may place it beside
  *   the poster.
- * The UDP receive path (softirq) queues, with three exceptions: a long
+ * The UDP receive path (softirq) queues, with four exceptions: a long
  * transport run there would make NET_RX processing long enough to be
  * pushed to ksoftirqd, where busy-polling applications starve it and the
  * backlog overflows.  The exceptions, for a QP with nothing else queued,
  * are a read request whose answer is one packet, a one-packet message
  * that completes a receive while the QP takes turns with its peer (a
- * ping-pong), and a pure ACK (rxc_qp_run_softirq()).  Each run is one
- * packet, at most one MTU copied and at most one packet sent, and the hop
- * to a kworker and back was most of what such a packet cost its guest.
+ * ping-pong), a pure ACK, and the last packet of a read or atomic
+ * response (rxc_qp_run_softirq()).  Each run is one packet, at most one
+ * MTU copied and at most one packet sent, and the hop to a kworker and
+ * back was most of what such a packet cost its guest.
  * A run never sleeps (preemption is disabled) and leaves bottom halves
  * alone, so that the packets it sends through a veth are received while
  * it goes on.  It does at most RXC_TASK_BUDGET packets or sends, which
@@ -698,14 +699,29 @@ static bool rxc_qp_takes_turns(struct rxc_qp *qp)
 }
 
 /*
+ * Does @pkt end the response to a read or an atomic?  Its WQE then frees
+ * one of the requests that max_rd_atomic allows in flight, which is what
+ * a requester with reads queued behind that limit waits for.
+ */
+static bool rxc_pkt_ends_rd(const struct rxc_pkt_info *pkt)
+{
+	return (pkt->mask & RXC_OPF_RESP) && (pkt->mask & RXC_OPF_LAST) &&
+	       (pkt->mask & (RXC_OPF_READ | RXC_OPF_ATOMIC));
+}
+
+/*
  * Is @pkt of a kind the softirq that received it may handle itself?
- * Only when the run is that packet and at most one answer, and only where
- * the hop to a kworker would cost a waiting peer or poller the most:
+ * Only when the run is that packet and at most one answer or request,
+ * and only where the hop to a kworker would cost a waiting peer or
+ * poller the most:
  * - a read request whose answer is one packet;
  * - a one-packet message that completes a receive, in a ping-pong; the
  *   messages of a stream wait for the work item, whose runs take several
  *   and answer them with one ACK;
- * - a pure ACK, which retires what it acknowledges.
+ * - a pure ACK, which retires what it acknowledges;
+ * - the last packet of a read response or an atomic's answer, which
+ *   retires its WQE and lets the requester send the read or atomic that
+ *   waited for its slot.
  */
 static bool rxc_qp_softirq_kind(struct rxc_qp *qp,
 				const struct rxc_pkt_info *pkt)
@@ -715,7 +731,8 @@ static bool rxc_qp_softirq_kind(struct rxc_qp *qp,
 	bool turns;
 
 	if (pkt->mask & RXC_OPF_RESP)
-		return pkt->opcode == RXC_OPCODE(RC, ACK);
+		return pkt->opcode == RXC_OPCODE(RC, ACK) ||
+		       rxc_pkt_ends_rd(pkt);
 	/* Every request ends a turn, a read request too. */
 	turns = rxc_qp_takes_turns(qp);
 	if (pkt->opcode == RXC_OPCODE(RC, READ_REQUEST)) {
@@ -739,20 +756,41 @@ static bool rxc_qp_handles_in_softirq(struct rxc_qp *qp,
 }
 
 /*
+ * The end of a read or atomic response, handled in softirq: retire its
+ * WQE, then send the one request, if any, that the freed slot lets out.
+ * The requester's further packets are the work item's.
+ */
+static bool rxc_qp_softirq_rd_done(struct rxc_qp *qp)
+{
+	rxc_task_comp(qp, 1);
+	if (rxc_qp_state(qp) != IB_QPS_ERR) {
+		rxc_req_run(qp, 1);
+		rxc_comp_retire(qp);	/* a local WQE that failed */
+	}
+	return rxc_req_ready(qp);
+}
+
+/*
  * Handle the one packet rxc_qp_handles_in_softirq() let in; true if the
  * QP has more to do, which is the work item's: after an ACK, that is
  * whatever the requester may now send or resend.
  */
 static bool rxc_qp_softirq_pass(struct rxc_qp *qp)
 {
-	bool ack = !skb_queue_empty_lockless(&qp->comp_pkts);
+	struct sk_buff *skb = skb_peek(&qp->comp_pkts);
+	bool more;
 
-	if (ack)
+	/* The claim's holder is the queue's only consumer: @skb stays. */
+	if (skb && rxc_pkt_ends_rd(rxc_skb_pkt(skb))) {
+		more = rxc_qp_softirq_rd_done(qp);
+	} else if (skb) {
 		rxc_task_comp(qp, 1);
-	else
+		more = rxc_qp_sq_busy(qp);
+	} else {
 		rxc_task_resp(qp, 2);	/* the request, then its answer */
-	return rxc_qp_state(qp) == IB_QPS_ERR || rxc_task_more(qp) ||
-	       (ack && rxc_qp_sq_busy(qp));
+		more = false;
+	}
+	return more || rxc_qp_state(qp) == IB_QPS_ERR || rxc_task_more(qp);
 }
 
 /**
@@ -760,9 +798,10 @@ static bool rxc_qp_softirq_pass(struct rxc_qp *qp)
  * @qp: the QP, whose run claim the caller won in rxc_qp_deliver()
  *
  * Softirq context, the UDP receive path.  Runs the completer or the
- * responder for the packet and its answer only; a QP that is not
- * receiving, or has anything else to do by then, has it done by the work
- * item for packets from the network.
+ * responder for the packet and its answer only, or the request that the
+ * end of a read or atomic response lets out; a QP that is not receiving,
+ * or has anything else to do by then, has it done by the work item for
+ * packets from the network.
  */
 void rxc_qp_run_softirq(struct rxc_qp *qp)
 {

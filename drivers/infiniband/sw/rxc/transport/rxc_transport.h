@@ -400,6 +400,7 @@ void rxc_qp_send_pkt(struct rxc_qp *qp, const struct rxc_av *av,
 bool rxc_wr_opcode_ok(enum ib_qp_type type, u32 wr_opcode);
 void rxc_req_start(struct rxc_qp *qp);
 int rxc_req_run(struct rxc_qp *qp, int budget);
+bool rxc_req_ready(struct rxc_qp *qp);
 void rxc_req_timeout(struct rxc_qp *qp);
 void rxc_req_rnr(struct rxc_qp *qp, u32 psn, u8 timer);
 void rxc_req_rnr_done(struct rxc_qp *qp);
