@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+# shellcheck shell=bash
 #
 # Sourced by vm/run-vm.sh: the results directory a VM run starts from.
 
