@@ -68,12 +68,36 @@ wire_dev_up() { dev_link_up "$1" "$2" "$WIRE_NIC" "$WIRE_IP"; }
 
 port_listening() { ss -Hltn "sport = :$1" | grep -q .; }
 
+# wire_alive: does the other guest's kernel still answer over the link?
+# A live peer refuses a TCP connection to a port nobody listens on at
+# once; behind a dead link the attempt times out (status 124).
+WIRE_ALIVE_SECS=10
+wire_alive() {
+	local rc=0
+	timeout "$WIRE_ALIVE_SECS" bash -c "exec 3<>/dev/tcp/$WIRE_PEER_IP/9" \
+		2>/dev/null || rc=$?
+	[ "$rc" -ne 124 ]
+}
+
+# wire_check_link: after a failed step, stop the run if the link itself
+# died.  virtio-net's transmit queue has been seen to stop for good
+# under QEMU (NETDEV WATCHDOG, TX timeout in the guest's log) while
+# rdma_rxe ran at both ends; every later step then timed out in turn,
+# for hours, and measured nothing.
+wire_check_link() {
+	wire_alive && return 0
+	fail "the link still works after step $WIRE_STEP" \
+		"the other guest does not answer over $WIRE_NIC: stopping here"
+	exit 1
+}
+
 # wire_pair NAME SECS PORT CHECK -- SERVER... -- CLIENT...: one program
 # pair across the link.  Guest b runs SERVER, which must come to listen
 # on TCP PORT; guest a then runs CLIENT.  Each guest reports its own side
 # as one test: it passes when its program exits 0 within SECS and, on a,
 # "CHECK LOG" accepts the client's output.  On a, WIRE_OUT names the
 # client's output afterwards.  A server whose client gave up is stopped.
+# A failed step whose link died ends the run (wire_check_link).
 #
 # PORT "-" says that the client retries until the server listens and
 # that the server ends with its client's run (rxc_bench): then the two
@@ -119,5 +143,6 @@ wire_pair() {
 	else
 		tail -n 20 "$WIRE_OUT"
 		fail "$name" "$why"
+		wire_check_link
 	fi
 }

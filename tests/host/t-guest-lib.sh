@@ -9,7 +9,8 @@
 # (a typo, or a function left in another group's script) must fail the
 # test: once, interop's rping passed on every run because its check was
 # defined in t-tools.sh only.  Then the port counter helpers, against a
-# stand-in rdma tool.
+# stand-in rdma tool, and tests/guest/wire.sh's wire_pair, which must end
+# a run whose link died.
 #
 # Prints TAP ("ok - ...", "not ok - ...") and exits non-zero on a failure.
 set -euo pipefail
@@ -82,4 +83,30 @@ same "a counter the device lacks reads as nothing" "$(hw_counter rxc1 send_error
 same "every counter is listed once, by name" "$(counter_lines rxc0 | tr '\n' ,)" \
 	"rcv_packets 7,send_errors 2,sent_packets 14,"
 
+# wire_pair, on a's side of a pair whose client and server are the same
+# run (port "-"): a failed step ends the run when the link died, and
+# only then.  Once, a link whose transmit queue stopped made every later
+# step time out, for hours.
+RXC_WIRE_ROLE=a
+# shellcheck source=SCRIPTDIR/../guest/wire.sh
+. "$repo/tests/guest/wire.sh"
+WIRE_NIC=eth9
+wire_same() { tap_same "guest lib: wire_pair" "$@"; }	# wire_same NAME GOT WANT
+# after_failed_step ALIVE: a step that fails, on a link that is alive
+# (0) or dead (1); says whether the run went on or ended, and how.
+after_failed_step() {
+	(
+		alive=$1
+		wire_alive() { return "$alive"; }
+		wire_pair "step" 10 - chk_good false -- false >"$work/step.out"
+		echo "went on"
+	) || echo "ended with status $?"
+}
+wire_same "a failed step on a live link goes on" "$(after_failed_step 0)" "went on"
+wire_same "a failed step on a dead link ends the run" "$(after_failed_step 1)" \
+	"ended with status 1"
+wire_same "and says why" "$(grep -c "^not ok - .*: the link still works after step" "$work/step.out")" 1
+# Nobody listens on port 9 here: the connection is refused at once.
+WIRE_PEER_IP=127.0.0.1
+wire_same "a peer that refuses a connection is alive" "$(wire_alive && echo alive)" alive
 [ "$nfail" -eq 0 ]
