@@ -16,8 +16,9 @@
 #
 # DIR starts empty (vm/results-dir.sh).  In it afterwards: console.log
 # (serial console), guest.log (the script's output), dmesg.txt,
-# kmemleak.txt (debug kernel), results.tap (whatever the script reported).  Exit status: the guest script's, 124 if the VM timed
-# out, 125 if the guest died before finishing (e.g. a panic).
+# kmemleak.txt (debug kernel), results.tap (whatever the script reported).
+# Exit status: the guest script's, 124 if the VM timed out, 125 if the
+# guest died before finishing (e.g. a panic).
 #
 # The machine's own kernel cannot load modules and KVM guests hang here, so
 # this is TCG emulation: slow, but the only way to run kernel code.
