@@ -637,6 +637,12 @@ static bool rxc_req_step(struct rxc_qp *qp, u32 mtu,
 	return true;
 }
 
+/* SQD finishes what started; only RTS starts new work. */
+static bool rxc_req_state_sends(enum ib_qp_state state)
+{
+	return state == IB_QPS_RTS || state == IB_QPS_SQD;
+}
+
 /*
  * Has the requester a step it may take now (rxc_req_step())?  Fetches
  * what was posted since the last look.  A started WQE always has one:
@@ -654,7 +660,6 @@ static bool rxc_req_has_step(struct rxc_qp *qp, enum ib_qp_state state)
 	if (req->cur == req->tail)
 		return false;
 	w = &req->wqe[req->cur];
-	/* SQD finishes what started; only RTS starts new work. */
 	if (state == IB_QPS_SQD && !w->started)
 		return false;
 	if (w->state == RXC_SWQE_DONE)
@@ -673,8 +678,7 @@ bool rxc_req_ready(struct rxc_qp *qp)
 {
 	enum ib_qp_state state = rxc_qp_state(qp);
 
-	return (state == IB_QPS_RTS || state == IB_QPS_SQD) &&
-	       rxc_req_has_step(qp, state);
+	return rxc_req_state_sends(state) && rxc_req_has_step(qp, state);
 }
 
 /**
@@ -694,7 +698,7 @@ int rxc_req_run(struct rxc_qp *qp, int budget)
 	u32 mtu = rxc_qp_mtu(qp);
 	int n = 0;
 
-	if (state != IB_QPS_RTS && state != IB_QPS_SQD)
+	if (!rxc_req_state_sends(state))
 		return 0;
 
 	while (n < budget && rxc_req_has_step(qp, state)) {
