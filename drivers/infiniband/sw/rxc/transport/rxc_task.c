@@ -533,15 +533,23 @@ static void rxc_cpu_rang(const struct rxc_qp *qp, u64 now)
 }
 
 /*
- * Did the stream runs of this CPU's doorbells lately find no CPU but
- * this one?  Then a streaming doorbell would only hand the poster's CPU
- * to a kworker, and the run would wait until the poster, spinning on
- * its CQ or counter, yields it: slower than running inline.
+ * Is this CPU the only one online, or did the stream runs of its
+ * doorbells lately find no CPU but it?  Then a streaming doorbell would
+ * only hand the poster's CPU to a kworker, and the run would wait until
+ * the poster, spinning on its CQ or counter, yields it: slower than
+ * running inline.  A lone CPU is known at once: were it found by its
+ * stream runs, the first few of every hold would each cost the poster
+ * its time slice (a third of a one-vCPU guest's counted writes).
  */
 static bool rxc_cpu_streams_alone(u64 now)
 {
-	struct rxc_doorbell_hist *h = get_cpu_ptr(&rxc_doorbell_hist);
-	bool alone = h->alone_ns && now - h->alone_ns < RXC_STREAM_ALONE_NS;
+	struct rxc_doorbell_hist *h;
+	bool alone;
+
+	if (num_online_cpus() == 1)
+		return true;
+	h = get_cpu_ptr(&rxc_doorbell_hist);
+	alone = h->alone_ns && now - h->alone_ns < RXC_STREAM_ALONE_NS;
 
 	put_cpu_ptr(&rxc_doorbell_hist);
 	return alone;
@@ -589,12 +597,12 @@ static void rxc_qp_stream_placed(struct rxc_qp *qp)
  * back (rxc_qp_deliver()) instead of running the peer nested, so the
  * peer takes them in batches and answers each with one ACK, and the
  * completer retires them together.  A doorbell that a pause keeps from
- * queueing its run still counts: the run follows the pause.  Where the
- * stream runs find no other CPU (rxc_cpu_streams_alone()), the CPU's
- * doorbells run inline for a while, streams or not.  Every
- * other doorbell runs the transport here and now, for the lowest
- * latency.  Gaps are timed from the end of a doorbell, so that a slow
- * inline run does not hide a stream.
+ * queueing its run still counts: the run follows the pause.  With one
+ * CPU online, or where the stream runs find no other CPU
+ * (rxc_cpu_streams_alone()), the CPU's doorbells run inline, streams or
+ * not.  Every other doorbell runs the transport here and now, for the
+ * lowest latency.  Gaps are timed from the end of a doorbell, so that a
+ * slow inline run does not hide a stream.
  */
 void rxc_qp_doorbell(struct rxc_qp *qp)
 {
