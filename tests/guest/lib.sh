@@ -378,6 +378,31 @@ peer_mtu() {
 		/usr/sbin/ip -n "$PEER_NS" link set veth1 mtu "$1"
 }
 
+# delay_link on|off: a 1 ms netem delay on both ends of the veth pair
+# (after peer_up).  Over a plain veth pair the sender's own run receives
+# what it sends (its softirq runs when the run's transmit enables bottom
+# halves); with the delay each packet is handed over from the qdisc's
+# timer instead, as a NIC's interrupt would, and reaches the receive
+# softirq outside any run, as between hosts.  delay_link_cleanup removes
+# it quietly (an EXIT trap).
+TC=/usr/sbin/tc
+delay_link() {
+	if [ "$1" = on ]; then
+		# Debian's kernel has netem as a module; the debug kernel has
+		# it built in.
+		modprobe sch_netem 2>/dev/null || true
+		run "netem delay on veth0" 30 $TC qdisc add dev veth0 root netem delay 1ms
+		run "netem delay on veth1" 30 "${SRV[@]}" $TC qdisc add dev veth1 root netem delay 1ms
+	else
+		run "netem off veth0" 30 $TC qdisc del dev veth0 root
+		run "netem off veth1" 30 "${SRV[@]}" $TC qdisc del dev veth1 root
+	fi
+}
+delay_link_cleanup() {
+	$TC qdisc del dev veth0 root 2>/dev/null || true
+	"${SRV[@]}" $TC qdisc del dev veth1 root 2>/dev/null || true
+}
+
 # peer_cleanup: undo what peer_up left behind after an aborted group,
 # quietly (an EXIT trap; peer_down is the tested way).
 peer_cleanup() {

@@ -8,14 +8,14 @@
 # messages, which wait for the work item so that one ACK answers
 # several.  rcv_in_softirq counts the packets handled there.
 #
-# Over a plain veth pair the sender's own run receives what it sends
-# (its softirq runs when the run's transmit enables bottom halves), so no
-# packet would reach the softirq outside a run.  A netem delay on both
-# ends hands each packet over from the qdisc's timer instead, as a NIC's
-# interrupt would.  Then:
+# Over a plain veth pair no packet would reach the softirq outside a
+# run, so both ends delay what they send (lib.sh delay_link).  Then:
 # - RC and UD ping-pongs of 8-byte messages: most packets each end
 #   receives are handled in softirq (rdma_rxe's way; the check asks for
 #   a share, see many_in_softirq), every message checked (-c);
+# - a ping-pong of 8-byte RDMA WRITEs (ib_write_lat, each end polling
+#   memory for the other's write): three in four packets or more, so
+#   the writes as well as their ACKs;
 # - 8-byte reads one at a time (rc_xfer -w 1), every byte checked: the
 #   responder handles most requests in softirq, and the requester most
 #   responses;
@@ -34,41 +34,33 @@ here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib.sh"
 SUITE=softirq
 PAIR_LOGS=$RESULTS/softirq
-TC=/usr/sbin/tc
 n=$(by_kernel 200 40)
-share=$(by_kernel 2 4)
+share=$(by_kernel 1/2 1/4)
 
 skip_unless_peer_xfer "packets handled in the receive softirq" && exit 0
 mkdir -p "$PAIR_LOGS"
 
-# Debian's kernel has netem as a module; the debug kernel has it built in.
-modprobe sch_netem 2>/dev/null || true
-netem_off() {
-	$TC qdisc del dev veth0 root 2>/dev/null || true
-	"${SRV[@]}" $TC qdisc del dev veth1 root 2>/dev/null || true
-}
-trap 'netem_off; peer_cleanup' EXIT
+trap 'delay_link_cleanup; peer_cleanup' EXIT
 peer_up
 PORT=19400
-
-run "netem delay on veth0" 30 $TC qdisc add dev veth0 root netem delay 1ms
-run "netem delay on veth1" 30 "${SRV[@]}" $TC qdisc add dev veth1 root netem delay 1ms
+delay_link on
 
 # many_in_softirq NAME DEV...: each DEV received N packets or more over
 # the test just run, and handled a share of them in softirq (the
-# counters in the array "moved"): half on the stock kernels (399 or 400
-# of 400 seen on 6.1 and 6.12), a quarter on the debug kernel (49 to 68
-# of 80 seen), whose long runs more often hold the claim when a packet
-# arrives.
+# counters in the array "moved"): SHARE, or half on the stock kernels
+# (399 or 400 of 400 seen on 6.1 and 6.12) and a quarter on the debug
+# kernel (49 to 68 of 80 seen), whose long runs more often hold the
+# claim when a packet arrives.
 many_in_softirq() {
-	local name=$1 dev got
+	local name=$1 frac=${SHARE:-$share} dev got
 	shift
 	counters_moved moved "$name"
 	for dev in "$@"; do
 		got=${moved[$dev/rcv_packets]}
 		check "$name: $dev received $n packets or more" test "$got" -ge "$n"
-		check "$name: $dev handled 1/$share of them or more in softirq" \
-			test $((share * ${moved[$dev/rcv_in_softirq]})) -ge "$got"
+		check "$name: $dev handled $frac of them or more in softirq" \
+			test $((${frac#*/} * ${moved[$dev/rcv_in_softirq]})) \
+			-ge $((${frac%/*} * got))
 	done
 }
 snap() {
@@ -89,6 +81,14 @@ for t in rc ud; do
 		"ibv_${t}_pingpong" -d "$CLI_DEV" -g "$CLI_GID" -p "$PORT" -s 8 -n "$n" -c "$SRV_IP"
 	many_in_softirq "$t ping-pong" "$CLI_DEV" "$SRV_DEV"
 done
+
+# Before the writes were, only their ACKs were: half of what each end
+# received.
+snap
+pair "ib_write_lat -s 8 -n $n over a delayed link" chk_perftest 8 "$n" -- \
+	ib_write_lat -d "$SRV_DEV" -x "$SRV_GID" -p "$PORT" -s 8 -n "$n" -F -- \
+	ib_write_lat -d "$CLI_DEV" -x "$CLI_GID" -p "$PORT" -s 8 -n "$n" -F "$SRV_IP"
+SHARE=$(by_kernel 3/4 1/4) many_in_softirq "write ping-pong" "$CLI_DEV" "$SRV_DEV"
 
 # xfer OP COUNT WINDOW: rc_xfer of 8-byte OPs over the delayed link.
 xfer() {
@@ -116,6 +116,5 @@ check "send stream: $SRV_DEV received the messages" \
 check "send stream: $SRV_DEV handled none of them in softirq" \
 	test "${moved[$SRV_DEV/rcv_in_softirq]}" -eq 0
 
-run "netem off veth0" 30 $TC qdisc del dev veth0 root
-run "netem off veth1" 30 "${SRV[@]}" $TC qdisc del dev veth1 root
+delay_link off
 peer_down

@@ -28,8 +28,8 @@
  * pushed to ksoftirqd, where busy-polling applications starve it and the
  * backlog overflows.  The exceptions, for a QP with nothing else queued,
  * are a read request whose answer is one packet, a one-packet message
- * that completes a receive while the QP takes turns with its peer (a
- * ping-pong), a pure ACK, and the last packet of a read or atomic
+ * that completes a receive or a one-packet RDMA WRITE while the QP takes
+ * turns with its peer (a ping-pong), a pure ACK, and the last packet of a read or atomic
  * response (rxc_qp_run_softirq()).  Each run is one packet, at most one
  * MTU copied and at most one packet sent, and the hop to a kworker and
  * back was most of what such a packet cost its guest.
@@ -723,9 +723,10 @@ static bool rxc_pkt_ends_rd(const struct rxc_pkt_info *pkt)
  * and only where the hop to a kworker would cost a waiting peer or
  * poller the most:
  * - a read request whose answer is one packet;
- * - a one-packet message that completes a receive, in a ping-pong; the
- *   messages of a stream wait for the work item, whose runs take several
- *   and answer them with one ACK;
+ * - a one-packet message that completes a receive, or a one-packet RDMA
+ *   WRITE, in a ping-pong: the peer waits for its data; the messages of
+ *   a stream wait for the work item, whose runs take several and answer
+ *   them with one ACK;
  * - a pure ACK, which retires what it acknowledges;
  * - the last packet of a read response or an atomic's answer, which
  *   retires its WQE and lets the requester send the read or atomic that
@@ -734,7 +735,6 @@ static bool rxc_pkt_ends_rd(const struct rxc_pkt_info *pkt)
 static bool rxc_qp_softirq_kind(struct rxc_qp *qp,
 				const struct rxc_pkt_info *pkt)
 {
-	const u32 one_recv = RXC_OPF_ONLY | RXC_OPF_RECV_WQE;
 	const u8 *reth;
 	bool turns;
 
@@ -747,7 +747,8 @@ static bool rxc_qp_softirq_kind(struct rxc_qp *qp,
 		reth = rxc_pkt_hdr(pkt, RXC_HDR_RETH);
 		return reth && rxc_reth_len(reth) <= rxc_qp_mtu(qp);
 	}
-	return turns && (pkt->mask & one_recv) == one_recv;
+	return turns && (pkt->mask & RXC_OPF_ONLY) == RXC_OPF_ONLY &&
+	       (pkt->mask & (RXC_OPF_RECV_WQE | RXC_OPF_WRITE));
 }
 
 /*
