@@ -387,15 +387,33 @@ out:
 
 #define CPU_ONLINE	"/sys/devices/system/cpu/cpu%u/online"
 
-/* Turn CPU @cpu on or off; false where it cannot be (no such CPU). */
-static bool cpu_set_online(unsigned int cpu, bool on)
+static FILE *cpu_online_file(unsigned int cpu, const char *mode)
 {
 	char path[64];
-	FILE *f;
-	bool ok;
 
 	snprintf(path, sizeof(path), CPU_ONLINE, cpu);
-	f = fopen(path, "w");
+	return fopen(path, mode);
+}
+
+/* Is CPU @cpu online and can it be taken offline (it has the file)? */
+static bool cpu_is_online(unsigned int cpu)
+{
+	FILE *f = cpu_online_file(cpu, "r");
+	int c;
+
+	if (!f)
+		return false;
+	c = fgetc(f);
+	fclose(f);
+	return c == '1';
+}
+
+/* Turn CPU @cpu on or off. */
+static bool cpu_set_online(unsigned int cpu, bool on)
+{
+	FILE *f = cpu_online_file(cpu, "w");
+	bool ok;
+
 	if (!f)
 		return false;
 	ok = fputs(on ? "1" : "0", f) >= 0;
@@ -414,24 +432,26 @@ static void online_again(const cpu_set_t *off)
 }
 
 /*
- * Take every CPU but CPU 0 offline; @off gets the ones this took (CPU 0
- * has no "online" file to take it with).  False, with every CPU back,
- * where one could not be taken.
+ * Take every online CPU but CPU 0 offline; @off gets the ones this took
+ * (CPU 0 has no "online" file to take it with).  False, with every CPU
+ * back, where that left more than one online.
  */
 static bool offline_all_but_cpu0(cpu_set_t *off)
 {
-	long n = sysconf(_SC_NPROCESSORS_CONF);
 	unsigned int cpu;
 
 	CPU_ZERO(off);
-	for (cpu = 1; cpu < n && cpu < CPU_SETSIZE; cpu++) {
-		if (!cpu_set_online(cpu, false)) {
-			online_again(off);
-			return false;
-		}
+	for (cpu = 1; cpu < CPU_SETSIZE; cpu++) {
+		if (!cpu_is_online(cpu))
+			continue;
+		if (!cpu_set_online(cpu, false))
+			break;
 		CPU_SET(cpu, off);
 	}
-	return one_cpu_online();
+	if (one_cpu_online())
+		return true;
+	online_again(off);
+	return false;
 }
 
 /*
