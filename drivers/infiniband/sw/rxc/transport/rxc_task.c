@@ -29,10 +29,10 @@
  * backlog overflows.  The exceptions, for a QP with nothing else queued,
  * are a read request whose answer is one packet, a one-packet message
  * that completes a receive or a one-packet RDMA WRITE while the QP takes
- * turns with its peer (a ping-pong), a pure ACK, and the last packet of a read or atomic
- * response (rxc_qp_run_softirq()).  Each run is one packet, at most one
- * MTU copied and at most one packet sent, and the hop to a kworker and
- * back was most of what such a packet cost its guest.
+ * turns with its peer (a ping-pong), a pure ACK, and the last packet of a
+ * read or atomic response (rxc_qp_run_softirq()).  Each run is one
+ * packet, at most one MTU copied and at most one packet sent, and the hop
+ * to a kworker and back was most of what such a packet cost its guest.
  * A run never sleeps (preemption is disabled) and leaves bottom halves
  * alone, so that the packets it sends through a veth are received while
  * it goes on.  It does at most RXC_TASK_BUDGET packets or sends, which
