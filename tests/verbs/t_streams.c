@@ -294,14 +294,15 @@ struct placement {
 	char wq_mask[128];
 };
 
-static bool write_wq_mask(const char *mask)
+/* Write @value to the sysfs file @path; false if it would not take it. */
+static bool write_sysfs(const char *path, const char *value)
 {
-	FILE *f = fopen(WQ_CPUMASK, "w");
+	FILE *f = fopen(path, "w");
 	bool ok;
 
 	if (!f)
 		return false;
-	ok = fputs(mask, f) >= 0;
+	ok = fputs(value, f) >= 0;
 	return (fclose(f) == 0) && ok;
 }
 
@@ -325,12 +326,12 @@ static bool confine_to_cpu0(struct placement *p)
 		return false;
 	}
 	fclose(f);
-	if (!write_wq_mask("1"))
+	if (!write_sysfs(WQ_CPUMASK, "1"))
 		return false;
 	CPU_ZERO(&one);
 	CPU_SET(0, &one);
 	if (sched_setaffinity(0, sizeof(one), &one)) {
-		write_wq_mask(p->wq_mask);
+		write_sysfs(WQ_CPUMASK, p->wq_mask);
 		return false;
 	}
 	return true;
@@ -338,7 +339,7 @@ static bool confine_to_cpu0(struct placement *p)
 
 static void unconfine(const struct placement *p)
 {
-	CHECK(write_wq_mask(p->wq_mask), "restore %s", WQ_CPUMASK);
+	CHECK(write_sysfs(WQ_CPUMASK, p->wq_mask), "restore %s", WQ_CPUMASK);
 	CHECK_OK(sched_setaffinity(0, sizeof(p->mine), &p->mine));
 }
 
@@ -387,20 +388,15 @@ out:
 
 #define CPU_ONLINE	"/sys/devices/system/cpu/cpu%u/online"
 
-static FILE *cpu_online_file(unsigned int cpu, const char *mode)
-{
-	char path[64];
-
-	snprintf(path, sizeof(path), CPU_ONLINE, cpu);
-	return fopen(path, mode);
-}
-
 /* Is CPU @cpu online and can it be taken offline (it has the file)? */
 static bool cpu_is_online(unsigned int cpu)
 {
-	FILE *f = cpu_online_file(cpu, "r");
+	char path[64];
+	FILE *f;
 	int c;
 
+	snprintf(path, sizeof(path), CPU_ONLINE, cpu);
+	f = fopen(path, "r");
 	if (!f)
 		return false;
 	c = fgetc(f);
@@ -411,13 +407,10 @@ static bool cpu_is_online(unsigned int cpu)
 /* Turn CPU @cpu on or off. */
 static bool cpu_set_online(unsigned int cpu, bool on)
 {
-	FILE *f = cpu_online_file(cpu, "w");
-	bool ok;
+	char path[64];
 
-	if (!f)
-		return false;
-	ok = fputs(on ? "1" : "0", f) >= 0;
-	return (fclose(f) == 0) && ok;
+	snprintf(path, sizeof(path), CPU_ONLINE, cpu);
+	return write_sysfs(path, on ? "1" : "0");
 }
 
 /* Bring back the CPUs offline_all_but_cpu0() took. */
