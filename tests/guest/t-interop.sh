@@ -21,7 +21,6 @@ here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib.sh"
 SUITE=interop
 IP=/usr/sbin/ip
-TC=/usr/sbin/tc
 A=veth6 B=veth7 A4=10.79.0.1 B4=10.79.0.2 A6=fd79::1 B6=fd79::2
 RXE=rxe9 RXC=${DEV_TYPE}5
 FAR=("$IP" netns exec far)

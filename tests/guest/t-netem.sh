@@ -19,7 +19,6 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib.sh"
 SUITE=netem
-TC=/usr/sbin/tc
 # Under KASAN + lockdep a 64 MiB transfer would take far too long; 4 MiB
 # still loses some hundred packets there.
 # The fast tier's 16 MiB still loses and recovers hundreds of packets.
