@@ -29,6 +29,14 @@ if ! dev_exists; then
 	exit 0
 fi
 
+# One 6.12 guest died of a double fault (kthreadd, in the slab
+# allocator) some 20 s after t_streams took CPU 1 offline and back; the
+# cause is not known, so only 6.1 takes CPUs offline (RXC_NO_HOTPLUG).
+case $(uname -r) in
+6.1.*) no_hotplug= ;;
+*) no_hotplug=1 ;;
+esac
+
 out=$(mktemp)
 for p in "${progs[@]}"; do
 	name=$(basename "$p")
@@ -58,7 +66,8 @@ for p in "${progs[@]}"; do
 	echo "+ $p $DEV"
 	rc=0
 	# DEV_TYPE tells the programs which driver's known bugs to expect.
-	DEV_TYPE=$DEV_TYPE timeout -k 5 "$secs" "$p" "$DEV" >"$out" 2>&1 || rc=$?
+	DEV_TYPE=$DEV_TYPE RXC_NO_HOTPLUG=$no_hotplug \
+		timeout -k 5 "$secs" "$p" "$DEV" >"$out" 2>&1 || rc=$?
 	cat "$out"
 	# Re-label the program's TAP lines; "ok N - x" is accepted too.
 	sed -nE "s/^(not ok|ok)( [0-9]+)? - (.*)$/\\1 - $SUITE: $name: \\3/p" \
