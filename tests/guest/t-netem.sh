@@ -45,8 +45,9 @@ mkdir -p "$PAIR_LOGS"
 
 # Debian's kernel has netem as a module; the debug kernel has it built in.
 modprobe sch_netem 2>/dev/null || true
-# After an abort, leave no netem behind for the groups that follow.
-trap '$TC qdisc del dev veth0 root 2>/dev/null || true; peer_cleanup' EXIT
+# After an abort, leave no netem behind on either end for the groups
+# that follow: peer_cleanup brings veth1 home with its qdisc on.
+trap 'delay_link_cleanup; peer_cleanup' EXIT
 peer_up
 PORT=18900
 
