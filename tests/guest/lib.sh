@@ -378,27 +378,38 @@ peer_mtu() {
 		/usr/sbin/ip -n "$PEER_NS" link set veth1 mtu "$1"
 }
 
-# delay_link on|off: a 1 ms netem delay on both ends of the veth pair
-# (after peer_up).  Over a plain veth pair the sender's own run receives
-# what it sends (its softirq runs when the run's transmit enables bottom
-# halves); with the delay each packet is handed over from the qdisc's
-# timer instead, as a NIC's interrupt would, and reaches the receive
-# softirq outside any run, as between hosts.  delay_link_cleanup removes
-# it quietly (an EXIT trap).
+# netem_link on FWD BACK | off: netem on both ends of the veth pair
+# (after peer_up), FWD (netem arguments, one word list) on veth0 for what
+# the client sends and BACK on veth1 for what the server sends; off
+# shows each qdisc's drop and duplicate counts and removes it.
+# netem_link_cleanup removes it quietly (an EXIT trap).
+#
+# A 1 ms delay each way (netem_link on "delay 1ms" "delay 1ms") moves
+# the receiver out of the sender's run: over a plain veth pair the
+# sender's own run receives what it sends (its softirq runs when the
+# run's transmit enables bottom halves); with the delay each packet is
+# handed over from the qdisc's timer instead, as a NIC's interrupt would,
+# and reaches the receive softirq outside any run, as between hosts.
 TC=/usr/sbin/tc
-delay_link() {
+netem_link() {
 	if [ "$1" = on ]; then
 		# Debian's kernel has netem as a module; the debug kernel has
 		# it built in.
 		modprobe sch_netem 2>/dev/null || true
-		run "netem delay on veth0" 30 $TC qdisc add dev veth0 root netem delay 1ms
-		run "netem delay on veth1" 30 "${SRV[@]}" $TC qdisc add dev veth1 root netem delay 1ms
+		# FWD and BACK are word lists, split on purpose.
+		# shellcheck disable=SC2086
+		run "netem on veth0: $2" 30 $TC qdisc add dev veth0 root netem $2
+		# shellcheck disable=SC2086
+		run "netem on veth1: $3" 30 \
+			"${SRV[@]}" $TC qdisc add dev veth1 root netem $3
 	else
+		$TC -s qdisc show dev veth0
+		"${SRV[@]}" $TC -s qdisc show dev veth1
 		run "netem off veth0" 30 $TC qdisc del dev veth0 root
 		run "netem off veth1" 30 "${SRV[@]}" $TC qdisc del dev veth1 root
 	fi
 }
-delay_link_cleanup() {
+netem_link_cleanup() {
 	$TC qdisc del dev veth0 root 2>/dev/null || true
 	"${SRV[@]}" $TC qdisc del dev veth1 root 2>/dev/null || true
 }

@@ -43,11 +43,9 @@ skip_unless_peer_xfer "RC under netem loss" && exit 0
 PAIR_LOGS=$RESULTS/netem
 mkdir -p "$PAIR_LOGS"
 
-# Debian's kernel has netem as a module; the debug kernel has it built in.
-modprobe sch_netem 2>/dev/null || true
 # After an abort, leave no netem behind on either end for the groups
 # that follow: peer_cleanup brings veth1 home with its qdisc on.
-trap 'delay_link_cleanup; peer_cleanup' EXIT
+trap 'netem_link_cleanup; peer_cleanup' EXIT
 peer_up
 PORT=18900
 
@@ -56,9 +54,7 @@ counters_snap moved "$CLI_DEV" sent_packets retransmits retransmit_timeouts \
 	seq_naks_rcvd cwnd_shrinks
 counters_snap moved "$SRV_DEV" rcv_duplicates rcv_seq_errors
 
-run "netem on veth0: ${fwd[*]}" 30 $TC qdisc add dev veth0 root netem "${fwd[@]}"
-run "netem on veth1: ${back[*]}" 30 \
-	"${SRV[@]}" $TC qdisc add dev veth1 root netem "${back[@]}"
+netem_link on "${fwd[*]}" "${back[*]}"
 
 # 4 KiB messages (4 packets at the 1024-byte path MTU), 8 in flight: RC
 # recovers a loss by going back to the lost packet, so every loss costs
@@ -89,10 +85,7 @@ fi
 # never finishes.  rc_xfer's receiver keeps its QP until the sender has
 # had every ACK and said so over TCP.
 
-$TC -s qdisc show dev veth0
-"${SRV[@]}" $TC -s qdisc show dev veth1
-run "remove netem from veth0" 30 $TC qdisc del dev veth0 root
-run "remove netem from veth1" 30 "${SRV[@]}" $TC qdisc del dev veth1 root
+netem_link off
 
 counters_delta moved
 counters_show moved

@@ -9,7 +9,7 @@
 # several.  rcv_in_softirq counts the packets handled there.
 #
 # Over a plain veth pair no packet would reach the softirq outside a
-# run, so both ends delay what they send (lib.sh delay_link).  Then:
+# run, so both ends delay what they send (lib.sh netem_link).  Then:
 # - RC and UD ping-pongs of 8-byte messages: most packets each end
 #   receives are handled in softirq (rdma_rxe's way; the check asks for
 #   a share, see many_in_softirq), every message checked (-c);
@@ -40,10 +40,10 @@ share=$(by_kernel 1/2 1/4)
 skip_unless_peer_xfer "packets handled in the receive softirq" && exit 0
 mkdir -p "$PAIR_LOGS"
 
-trap 'delay_link_cleanup; peer_cleanup' EXIT
+trap 'netem_link_cleanup; peer_cleanup' EXIT
 peer_up
 PORT=19400
-delay_link on
+netem_link on "delay 1ms" "delay 1ms"
 
 # many_in_softirq NAME DEV...: each DEV received N packets or more over
 # the test just run, and handled a share of them in softirq (the
@@ -116,5 +116,5 @@ check "send stream: $SRV_DEV received the messages" \
 check "send stream: $SRV_DEV handled none of them in softirq" \
 	test "${moved[$SRV_DEV/rcv_in_softirq]}" -eq 0
 
-delay_link off
+netem_link off
 peer_down
