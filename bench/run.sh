@@ -31,6 +31,8 @@
 # instead of spinning (rxc_bench -e), and BENCH_PAIRS ("rxe rxc") names
 # the drivers of each round: "rxc-rxe" runs rxc on the requester's
 # guest and rdma_rxe on the responder's (the report's mixed columns).
+# BENCH_MW_ROUNDS (default the rounds) sets how often the middleware
+# runs, each time with every pairing.
 # --wire --profile runs those transfers once (unless --rounds says
 # otherwise) under perf record in both guests, and leaves each run's
 # reports in the guest's logs (perf-DRV-STEP*.txt).
@@ -52,7 +54,7 @@ while [ $# -gt 0 ]; do
 	--wire) wire=1 ;;
 	--cpus) cpus=$2; shift ;;
 	--transfers) transfers=1 ;;
-	*) sed -n '4,35p' "$0" >&2; exit 2 ;;
+	*) sed -n '4,37p' "$0" >&2; exit 2 ;;
 	esac
 	shift
 done
@@ -81,6 +83,7 @@ if [ "$wire" = 1 ]; then
 		--env "BENCH_TRANSFERS=$transfers" --env "BENCH_PROFILE=$profile" \
 		--env "BENCH_EVENTS=${BENCH_EVENTS:-}" --env "BENCH_PAIRS=${BENCH_PAIRS:-}" \
 		--env "BENCH_MTUS=${BENCH_MTUS:-}" \
+		--env "BENCH_MW_ROUNDS=${BENCH_MW_ROUNDS:-}" \
 		--env "BENCH_OPS=${BENCH_OPS:-}" --env "BENCH_SIZES=${BENCH_SIZES:-}" \
 		--env "BENCH_QPS=${BENCH_QPS:-}" --env "BENCH_LATS=${BENCH_LATS:-}"
 	echo "bench: $kernel kernel, two guests with $cpus vCPU(s) each, $(date -u +%F), $rounds rounds"

@@ -25,8 +25,10 @@
 # end of a transfer a gap between the drivers lies at.
 #
 # BENCH_SMOKE=1 (CI) divides every count by 100 and runs a few tests of
-# each kind, on rxc only, and the middleware rxc-rxc and rxc-rxe only;
-# its figures mean nothing.  BENCH_TRANSFERS=1 runs the write, read and
+# each kind, on rxc only, and the middleware rxc-rxc and rxc-rxe only,
+# once; its figures mean nothing.  Otherwise the middleware runs
+# BENCH_MW_ROUNDS times (default BENCH_ROUNDS), its pairings in each
+# round's order, so that its figures are medians too.  BENCH_TRANSFERS=1 runs the write, read and
 # send transfers alone, without the middleware, then the 8-byte writes on
 # the QP counts BENCH_QPS names and the round trips of the sizes
 # BENCH_LATS names, if they name any.  BENCH_EVENTS=1 has the
@@ -58,6 +60,9 @@ XFER=${RXC_REPO:-$here/..}/build/tests/tools/rc_xfer
 LOG=$RESULTS/bench.log
 ROUNDS=${BENCH_ROUNDS:-3}
 SMOKE=${BENCH_SMOKE:-0}
+MW_ROUNDS=${BENCH_MW_ROUNDS:-$ROUNDS}
+[ "$SMOKE" = 0 ] || MW_ROUNDS=1
+MW_ROUND=1	# the middleware round running, for mw_figure
 TRANSFERS=${BENCH_TRANSFERS:-0}
 PROFILE=${BENCH_PROFILE:-0}
 EVENTS=${BENCH_EVENTS:-0}
@@ -340,7 +345,7 @@ fi_check() { [ -n "$(fi_row "$1")" ] || echo "no result row"; }
 # (8-byte messages unless SIZE says otherwise).
 mw_figure() {
 	[ -n "$4" ] || return 0
-	echo "bench: drv=$1 round=1 rxc_bench: $2 size=${6:-8} mtu=1024 qps=1 window=0 mode=wire $3=$4 $5" >>"$LOG"
+	echo "bench: drv=$1 round=$MW_ROUND rxc_bench: $2 size=${6:-8} mtu=1024 qps=1 window=0 mode=wire $3=$4 $5" >>"$LOG"
 }
 
 # ucx PAIRING TEST: one ucx_perftest test; latency tests report their
@@ -349,7 +354,7 @@ ucx() {
 	local pr=$1 t=$2 p dev=${DRV_HERE}0 f
 	p=$(next_port)
 	# shellcheck disable=SC2046  # ucx_env prints words to split
-	wire_pair "$pr: ucx_perftest -t $t" 120 "$p" ucx_check -- \
+	wire_pair "$pr round $MW_ROUND: ucx_perftest -t $t" 120 "$p" ucx_check -- \
 		$(ucx_env "$dev" 0) ucx_perftest -p "$p" -- \
 		$(ucx_env "$dev" 0) ucx_perftest -p "$p" -t "$t" -n "$(n 2000)" "$WIRE_PEER_IP"
 	[ "$WIRE_ROLE" = a ] || return 0
@@ -366,7 +371,7 @@ ucx() {
 fab() {
 	local pr=$1 prov=$2 ep=$3 p f fi=(env FI_UNIVERSE_SIZE=16 fi_pingpong)
 	p=$(next_port)
-	wire_pair "$pr: fi_pingpong -p '$prov' -e $ep" 120 "$p" fi_check -- \
+	wire_pair "$pr round $MW_ROUND: fi_pingpong -p '$prov' -e $ep" 120 "$p" fi_check -- \
 		"${fi[@]}" -p "$prov" -e "$ep" -d "${DRV_HERE}0" -S 64 -I "$(n 2000)" -B "$p" -- \
 		"${fi[@]}" -p "$prov" -e "$ep" -d "${DRV_HERE}0" -S 64 -I "$(n 2000)" -P "$p" "$WIRE_PEER_IP"
 	[ "$WIRE_ROLE" = a ] || return 0
@@ -378,13 +383,13 @@ fab() {
 middleware() {
 	local pr=$1-$2 t tests
 	DRV_HERE=$(drv_of "$pr")
-	driver_up "$DRV_HERE" "mw-up-$pr" >/dev/null
+	driver_up "$DRV_HERE" "mw-up-$pr-$MW_ROUND" >/dev/null
 	tests=$UCX_TESTS
 	[ "$SMOKE" = 1 ] && tests=tag_lat
 	for t in $tests; do ucx "$pr" "$t"; done
 	fab "$pr" verbs msg
 	fab "$pr" "verbs;ofi_rxm" rdm
-	driver_down "$DRV_HERE" "mw-down-$pr"
+	driver_down "$DRV_HERE" "mw-down-$pr-$MW_ROUND"
 }
 
 wire_up || { echo "bench: the link never came up"; exit 0; }
@@ -400,5 +405,10 @@ done
 pairings="rxe-rxe rxc-rxc rxc-rxe rxe-rxc"
 [ "$SMOKE" = 1 ] && pairings="rxc-rxc rxc-rxe"
 [ "$TRANSFERS" = 0 ] || pairings=''
-for pr in $pairings; do middleware "${pr%-*}" "${pr#*-}"; done
+for ((MW_ROUND = 1; MW_ROUND <= MW_ROUNDS; MW_ROUND++)); do
+	# shellcheck disable=SC2086  # pairings is a list of words
+	for pr in $(round_order "$MW_ROUND" $pairings); do
+		middleware "${pr%-*}" "${pr#*-}"
+	done
+done
 echo "bench: done, figures in $LOG"
