@@ -28,8 +28,8 @@
 # each kind, on rxc only, and the middleware rxc-rxc and rxc-rxe only,
 # once; its figures mean nothing.  Otherwise the middleware runs
 # BENCH_MW_ROUNDS times (default BENCH_ROUNDS), its pairings in each
-# round's order, so that its figures are medians too.  BENCH_TRANSFERS=1 runs the write, read and
-# send transfers alone, without the middleware, then the 8-byte writes on
+# round's order, so that its figures are medians too.
+# BENCH_TRANSFERS=1 runs the write, read and send transfers alone, without the middleware, then the 8-byte writes on
 # the QP counts BENCH_QPS names and the round trips of the sizes
 # BENCH_LATS names, if they name any.  BENCH_EVENTS=1 has the
 # transfers' requester sleep on its CQ's channel while its windows are
@@ -62,7 +62,6 @@ ROUNDS=${BENCH_ROUNDS:-3}
 SMOKE=${BENCH_SMOKE:-0}
 MW_ROUNDS=${BENCH_MW_ROUNDS:-$ROUNDS}
 [ "$SMOKE" = 0 ] || MW_ROUNDS=1
-MW_ROUND=1	# the middleware round running, for mw_figure
 TRANSFERS=${BENCH_TRANSFERS:-0}
 PROFILE=${BENCH_PROFILE:-0}
 EVENTS=${BENCH_EVENTS:-0}
@@ -405,6 +404,7 @@ done
 pairings="rxe-rxe rxc-rxc rxc-rxe rxe-rxc"
 [ "$SMOKE" = 1 ] && pairings="rxc-rxc rxc-rxe"
 [ "$TRANSFERS" = 0 ] || pairings=''
+# MW_ROUND: the middleware round running, for mw_figure and step names.
 for ((MW_ROUND = 1; MW_ROUND <= MW_ROUNDS; MW_ROUND++)); do
 	# shellcheck disable=SC2086  # pairings is a list of words
 	for pr in $(round_order "$MW_ROUND" $pairings); do
