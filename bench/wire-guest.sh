@@ -29,8 +29,9 @@
 # once; its figures mean nothing.  Otherwise the middleware runs
 # BENCH_MW_ROUNDS times (default BENCH_ROUNDS), its pairings in each
 # round's order, so that its figures are medians too.
-# BENCH_TRANSFERS=1 runs the write, read and send transfers alone, without the middleware, then the 8-byte writes on
-# the QP counts BENCH_QPS names and the round trips of the sizes
+# BENCH_TRANSFERS=1 runs the write, read and send transfers alone,
+# without the middleware, then the 8-byte writes on the QP counts
+# BENCH_QPS names and the round trips of the sizes
 # BENCH_LATS names, if they name any.  BENCH_EVENTS=1 has the
 # transfers' requester sleep on its CQ's channel while its windows are
 # full (rxc_bench -e) instead of spinning.
