@@ -378,11 +378,14 @@ peer_mtu() {
 		/usr/sbin/ip -n "$PEER_NS" link set veth1 mtu "$1"
 }
 
-# netem_link on FWD BACK | off: netem on both ends of the veth pair
-# (after peer_up), FWD (netem arguments, one word list) on veth0 for what
-# the client sends and BACK on veth1 for what the server sends; off
-# shows each qdisc's drop and duplicate counts and removes it.
-# netem_link_cleanup removes it quietly (an EXIT trap).
+# netem_link on FWD BACK | off: netem on both ends of a veth pair, by
+# default the one peer_up made: FWD (netem arguments, one word list) on
+# the near end for what this side sends, BACK on the far end for what
+# the other side sends; off shows each qdisc's drop and duplicate counts
+# and removes it.  NETEM_DEVS ("NEAR FAR", default "veth0 veth1") names
+# another pair, and NETEM_FAR the array holding the command prefix that
+# runs in the far end's namespace (default SRV).  netem_link_cleanup
+# removes both quietly (an EXIT trap).
 #
 # A 1 ms delay each way (netem_link on "delay 1ms" "delay 1ms") moves
 # the receiver out of the sender's run: over a plain veth pair the
@@ -392,26 +395,35 @@ peer_mtu() {
 # and reaches the receive softirq outside any run, as between hosts.
 TC=/usr/sbin/tc
 netem_link() {
+	local near far_dev
+	local -n far=${NETEM_FAR:-SRV}
+
+	read -r near far_dev <<<"${NETEM_DEVS:-veth0 veth1}"
 	if [ "$1" = on ]; then
 		# Debian's kernel has netem as a module; the debug kernel has
 		# it built in.
 		modprobe sch_netem 2>/dev/null || true
 		# FWD and BACK are word lists, split on purpose.
 		# shellcheck disable=SC2086
-		run "netem on veth0: $2" 30 $TC qdisc add dev veth0 root netem $2
+		run "netem on $near: $2" 30 $TC qdisc add dev "$near" root netem $2
 		# shellcheck disable=SC2086
-		run "netem on veth1: $3" 30 \
-			"${SRV[@]}" $TC qdisc add dev veth1 root netem $3
+		run "netem on $far_dev: $3" 30 \
+			"${far[@]}" $TC qdisc add dev "$far_dev" root netem $3
 	else
-		$TC -s qdisc show dev veth0
-		"${SRV[@]}" $TC -s qdisc show dev veth1
-		run "netem off veth0" 30 $TC qdisc del dev veth0 root
-		run "netem off veth1" 30 "${SRV[@]}" $TC qdisc del dev veth1 root
+		$TC -s qdisc show dev "$near"
+		"${far[@]}" $TC -s qdisc show dev "$far_dev"
+		run "netem off $near" 30 $TC qdisc del dev "$near" root
+		run "netem off $far_dev" 30 \
+			"${far[@]}" $TC qdisc del dev "$far_dev" root
 	fi
 }
 netem_link_cleanup() {
-	$TC qdisc del dev veth0 root 2>/dev/null || true
-	"${SRV[@]}" $TC qdisc del dev veth1 root 2>/dev/null || true
+	local near far_dev
+	local -n far=${NETEM_FAR:-SRV}
+
+	read -r near far_dev <<<"${NETEM_DEVS:-veth0 veth1}"
+	$TC qdisc del dev "$near" root 2>/dev/null || true
+	"${far[@]}" $TC qdisc del dev "$far_dev" root 2>/dev/null || true
 }
 
 # peer_cleanup: undo what peer_up left behind after an aborted group,

@@ -252,16 +252,13 @@ check "no malformed packets counted by $RXC" test "$(counter rcv_malformed)" = 0
 # so when the ACK for the peer's last one is lost that peer retransmits
 # to a QP that is gone; UD does not recover losses at all.  rc_xfer and
 # perftest keep their QPs until both sides are done.
-modprobe sch_netem 2>/dev/null || true
-run "netem loss 5% on $A" 30 $TC qdisc add dev "$A" root netem loss 5%
-run "netem loss 5% on $B" 30 "${FAR[@]}" $TC qdisc add dev "$B" root netem loss 5%
+NETEM_DEVS="$A $B" NETEM_FAR=FAR netem_link on "loss 5%" "loss 5%"
 before=$(counter retransmits)
 for fam in $LOSS_FAMILIES; do
 	PAIR_SECS=300 LABEL_SUFFIX=", 5% loss" XFERS=$LOSS_XFERS matrix "$fam" "${LOSS_STEPS[@]}"
 done
 check "$RXC retransmitted under loss" test "$(counter retransmits)" -gt "$before"
-run "remove netem from $A" 30 $TC qdisc del dev "$A" root
-run "remove netem from $B" 30 "${FAR[@]}" $TC qdisc del dev "$B" root
+NETEM_DEVS="$A $B" NETEM_FAR=FAR netem_link off
 
 # A lost packet in the middle of a long RDMA WRITE to rdma_rxe, which
 # acknowledges only the packets that ask for it.  rc_xfer writes four
