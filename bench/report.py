@@ -15,7 +15,8 @@ printed, never asserted: the exit status says only whether the log
 could be read.
 
 A wire log (mode=wire) has more: the link's TCP throughput (drv=link),
-against which the 64 KiB writes are measured, and the middleware's
+against which the 64 KiB writes are measured (with their requester
+spinning and, mode=wire_sleep, asleep), and the middleware's
 figures per pairing of drivers, guest a's first (drv=rxc-rxe: rxc on
 the requester's side); rxe-rxe and rxc-rxc count as rdma_rxe and rxc.
 """
@@ -75,6 +76,8 @@ def name(k):
         s += f', {qps} QP{"s" if qps > 1 else ""} x {win} WRs'
     if mode == 'pair':
         s += ', across netns'
+    if mode == 'wire_sleep':
+        s += ', requester asleep'
     if test == 'tcp':
         s = f'TCP over the link, netdev MTU {mtu}'
     return f'{s} [{key}]'
@@ -150,9 +153,17 @@ def main():
     for ib_mtu, link_mtu, share in ((4096, 9000, 0.75), (1024, 1500, 0.5)):
         tcp = median(figs, ('tcp', 0, link_mtu, 1, 0, 'wire', 'bw'), 'link')
         wr = rxc('write', 65536, ib_mtu, key='bw')
+        asleep = median(figs, ('write', 65536, ib_mtu, 1, 64, 'wire_sleep', 'bw'), 'rxc')
         if tcp and wr:
+            # iperf3 sleeps while TCP waits for the link, so the write
+            # whose requester sleeps too is the like-for-like figure
+            # (bench/wire-guest.sh, sleeping_writes); the spinning one
+            # stands beside it.
+            shares = f'{100 * wr / tcp:.1f} %'
+            if asleep:
+                shares = f'{100 * asleep / tcp:.1f} % with the requester asleep, {shares} spinning'
             target(f'64 KiB write at path MTU {ib_mtu} >= {share:.0%} of TCP at MTU {link_mtu}',
-                   wr >= share * tcp, f'{100 * wr / tcp:.1f} %')
+                   (asleep or wr) >= share * tcp, shares)
         # Beside the target: TCP with frames as long as the write's packets
         # (bench/wire-guest.sh, roce_frame_mtu).
         frame = median(figs, ('tcp', 0, ib_mtu + ROCE_FRAME_HDRS, 1, 0, 'wire', 'bw'), 'link')
