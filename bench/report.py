@@ -147,13 +147,13 @@ def main():
         target('geometric mean of the RC speedups >= 1.5', gm >= 1.5, f'{gm:.3f} over {len(rc_speedups)} figures')
         target('no RC test below 1.0', worst >= 1.0, f'worst {worst:.3f}')
 
-    def rxc(test, size, mtu=1024, qps=1, win=64, key='rate'):
-        return median(figs, (test, size, mtu, qps, win, primary, key), 'rxc')
+    def rxc(test, size, mtu=1024, qps=1, win=64, key='rate', mode=primary):
+        return median(figs, (test, size, mtu, qps, win, mode, key), 'rxc')
 
     for ib_mtu, link_mtu, share in ((4096, 9000, 0.75), (1024, 1500, 0.5)):
         tcp = median(figs, ('tcp', 0, link_mtu, 1, 0, 'wire', 'bw'), 'link')
         wr = rxc('write', 65536, ib_mtu, key='bw')
-        asleep = median(figs, ('write', 65536, ib_mtu, 1, 64, 'wire_sleep', 'bw'), 'rxc')
+        asleep = rxc('write', 65536, ib_mtu, key='bw', mode='wire_sleep')
         if tcp and wr:
             # iperf3 sleeps while TCP waits for the link, so the write
             # whose requester sleeps too is the like-for-like figure

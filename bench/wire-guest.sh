@@ -251,14 +251,9 @@ transfers() {
 # TCP with this figure too, like with like.  Nothing to add when the
 # transfers sleep already (BENCH_EVENTS=1), or leave the write out.
 sleeping_writes() {
-	local m LOG_MODE=wire_sleep
 	[ "$EVENTS" = 0 ] && [[ " $OPS " = *" write "* ]] &&
 		[[ " $SIZES " = *" 65536 "* ]] || return 0
-	for m in $MTUS; do
-		wire_mtu "${m#*:}"
-		bench_pair "$1" "$2" "$3" -e -t write -s 65536 -m "${m%:*}" -n "$(sized 65536)"
-	done
-	wire_mtu 1500
+	LOG_MODE=wire_sleep EVENTS=1 OPS=write SIZES=65536 transfers "$@"
 }
 
 # qp_writes PAIRING R GID: 8-byte writes, 16 in flight on each of QPS QPs.
