@@ -135,6 +135,30 @@ static void a_late_first_probe_waits_anew(struct kunit *test)
 	}
 }
 
+/*
+ * The requester reads its clock only where the predicates say a send
+ * starts a sample or an ACK ends one; elsewhere the time passed must not
+ * matter, so a wrong one is passed here.
+ */
+static void the_clock_matters_only_at_a_samples_start_or_end(struct kunit *test)
+{
+	struct rxc_rto r = {};
+
+	KUNIT_EXPECT_TRUE(test, rxc_rto_idle(&r));
+	KUNIT_EXPECT_FALSE(test, rxc_rto_sample_done(&r, 101));
+	rxc_rto_sent(&r, 100, 1 * MS);
+	KUNIT_EXPECT_FALSE(test, rxc_rto_idle(&r));
+	rxc_rto_sent(&r, 101, U64_MAX);
+	KUNIT_EXPECT_FALSE(test, rxc_rto_sample_done(&r, 100));
+	rxc_rto_acked(&r, 100, U64_MAX);
+	KUNIT_EXPECT_EQ(test, r.srtt_us, 0U);
+	KUNIT_EXPECT_TRUE(test, rxc_rto_sample_done(&r, 102));
+	rxc_rto_acked(&r, 102, 5 * MS);
+	KUNIT_EXPECT_EQ(test, r.srtt_us, 4000U);
+	KUNIT_EXPECT_TRUE(test, rxc_rto_idle(&r));
+	KUNIT_EXPECT_FALSE(test, rxc_rto_sample_done(&r, 103));
+}
+
 static struct kunit_case rxc_rto_cases[] = {
 	KUNIT_CASE(no_probe_before_the_first_sample),
 	KUNIT_CASE(samples_follow_rfc_6298),
@@ -143,6 +167,7 @@ static struct kunit_case rxc_rto_cases[] = {
 	KUNIT_CASE(the_wait_has_a_floor_and_doubles_per_probe),
 	KUNIT_CASE(samples_wrap_with_the_psn),
 	KUNIT_CASE(a_late_first_probe_waits_anew),
+	KUNIT_CASE(the_clock_matters_only_at_a_samples_start_or_end),
 	{}
 };
 

@@ -33,11 +33,14 @@ static void rxc_comp_progress(struct rxc_qp *qp, u32 una)
 {
 	struct rxc_req *req = &qp->req;
 	s32 acked = rxc_psn_diff(una, req->una);
+	u64 now;
 
 	if (acked > 0) {
 		req->una = una;
 		rxc_cwnd_acked(&req->cwnd, una, acked);
-		rxc_rto_acked(&req->rto, una, local_clock());
+		/* A clock read per ACK showed in the profile of small reads. */
+		now = rxc_rto_sample_done(&req->rto, una) ? local_clock() : 0;
+		rxc_rto_acked(&req->rto, una, now);
 	}
 	req->retry_left = qp->attr.retry_cnt;
 	req->rnr_left = qp->attr.rnr_retry;

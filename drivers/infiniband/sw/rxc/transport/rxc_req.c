@@ -500,7 +500,7 @@ static bool rxc_req_send_pkt(struct rxc_qp *qp, struct rxc_swqe *w,
 		req->ackreq_psn = at->psn;
 	if (rxc_psn_diff(at->psn, req->max_psn) < 0)
 		rxc_stat_inc(rxc, RXC_STAT_RETRANSMITS);
-	else if (qp->ibqp.qp_type == IB_QPT_RC)
+	else if (qp->ibqp.qp_type == IB_QPT_RC && rxc_rto_idle(&req->rto))
 		rxc_rto_sent(&req->rto, at->psn, local_clock());
 	rxc_qp_send_pkt(qp, rxc_swqe_av(qp, w), skb, batch);
 	return true;

@@ -32,11 +32,11 @@
  * rxc_rto_sent - @psn goes out for the first time at @now_ns
  * @r: the estimate
  * @psn: its PSN
- * @now_ns: local_clock()
+ * @now_ns: local_clock(); read only if rxc_rto_idle()
  */
 void rxc_rto_sent(struct rxc_rto *r, u32 psn, u64 now_ns)
 {
-	if (r->sampling)
+	if (!rxc_rto_idle(r))
 		return;
 	r->sampling = true;
 	r->sample_psn = psn;
@@ -60,17 +60,32 @@ static void rxc_rto_sample(struct rxc_rto *r, u32 rtt_us)
 }
 
 /**
+ * rxc_rto_sample_done - does an ACK up to @una end the sample?
+ * @r: the estimate
+ * @una: the oldest PSN the ACK leaves unacknowledged
+ *
+ * Only then does rxc_rto_acked() read its clock argument, so a caller may
+ * skip the clock otherwise: with one PSN timed per round trip, most ACKs
+ * end no sample.
+ */
+bool rxc_rto_sample_done(const struct rxc_rto *r, u32 una)
+{
+	return r->sampling && rxc_psn_diff(una, r->sample_psn) > 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(rxc_rto_sample_done);
+
+/**
  * rxc_rto_acked - everything before @una is acknowledged, at @now_ns
  * @r: the estimate
  * @una: the oldest PSN now unacknowledged
- * @now_ns: local_clock()
+ * @now_ns: local_clock(); read only if rxc_rto_sample_done()
  *
  * Progress: the next probe waits the base time again.
  */
 void rxc_rto_acked(struct rxc_rto *r, u32 una, u64 now_ns)
 {
 	r->probes = 0;
-	if (!r->sampling || rxc_psn_diff(una, r->sample_psn) <= 0)
+	if (!rxc_rto_sample_done(r, una))
 		return;
 	r->sampling = false;
 	rxc_rto_sample(r, min_t(u64, div_u64(now_ns - r->sample_ns,

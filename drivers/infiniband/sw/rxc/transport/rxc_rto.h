@@ -38,10 +38,20 @@ enum rxc_rto_action {
 };
 
 void rxc_rto_sent(struct rxc_rto *r, u32 psn, u64 now_ns);
+bool rxc_rto_sample_done(const struct rxc_rto *r, u32 una);
 void rxc_rto_acked(struct rxc_rto *r, u32 una, u64 now_ns);
 void rxc_rto_rewound(struct rxc_rto *r);
 u32 rxc_rto_probe_us(const struct rxc_rto *r);
 enum rxc_rto_action rxc_rto_fired(const struct rxc_rto *r, bool wait_over);
+
+/*
+ * Is no PSN being timed?  Only then does rxc_rto_sent() start a sample
+ * and read its clock argument.
+ */
+static inline bool rxc_rto_idle(const struct rxc_rto *r)
+{
+	return !r->sampling;
+}
 
 /* Has a round trip been timed?  Until then the requester never probes. */
 static inline bool rxc_rto_estimated(const struct rxc_rto *r)
