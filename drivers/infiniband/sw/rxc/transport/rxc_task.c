@@ -150,8 +150,12 @@ static void rxc_qp_set_stop(struct rxc_qp *qp, int bit, bool on)
 	spin_unlock_irqrestore(&qp->task_lock, flags);
 }
 
-/* Any context. */
-static enum rxc_claim rxc_qp_claim(struct rxc_qp *qp)
+/*
+ * Any context.  @again: a claim held elsewhere asks its holder to go
+ * round again.  A caller whose work is not queued yet must not ask: the
+ * holder could go round before the work is there and then let it wait.
+ */
+static enum rxc_claim rxc_qp_claim_or(struct rxc_qp *qp, bool again)
 {
 	enum rxc_claim ret = RXC_CLAIM_WON;
 	unsigned long flags;
@@ -160,13 +164,18 @@ static enum rxc_claim rxc_qp_claim(struct rxc_qp *qp)
 	if (rxc_qp_stopped(qp)) {
 		ret = RXC_CLAIM_STOPPED;
 	} else if (qp->task_owned) {
-		qp->task_again = true;
+		qp->task_again |= again;
 		ret = RXC_CLAIM_BUSY;
 	} else {
 		qp->task_owned = true;
 	}
 	spin_unlock_irqrestore(&qp->task_lock, flags);
 	return ret;
+}
+
+static enum rxc_claim rxc_qp_claim(struct rxc_qp *qp)
+{
+	return rxc_qp_claim_or(qp, true);
 }
 
 /*
@@ -296,6 +305,16 @@ static bool rxc_qp_drain(struct rxc_qp *qp)
 	return more;
 }
 
+/* The completer after its packets: the timers' flags, then retiring. */
+static void rxc_task_comp_end(struct rxc_qp *qp)
+{
+	if (test_and_clear_bit(RXC_TASK_TIMEOUT, &qp->task_flags))
+		rxc_req_timeout(qp);
+	if (test_and_clear_bit(RXC_TASK_RNR_DONE, &qp->task_flags))
+		rxc_req_rnr_done(qp);
+	rxc_comp_retire(qp);
+}
+
 /* Completer: ACKs and responses for our own requests. */
 static int rxc_task_comp(struct rxc_qp *qp, int budget)
 {
@@ -306,11 +325,7 @@ static int rxc_task_comp(struct rxc_qp *qp, int budget)
 		rxc_comp_recv(qp, skb);
 		n++;
 	}
-	if (test_and_clear_bit(RXC_TASK_TIMEOUT, &qp->task_flags))
-		rxc_req_timeout(qp);
-	if (test_and_clear_bit(RXC_TASK_RNR_DONE, &qp->task_flags))
-		rxc_req_rnr_done(qp);
-	rxc_comp_retire(qp);
+	rxc_task_comp_end(qp);
 	return n;
 }
 
@@ -765,13 +780,27 @@ static bool rxc_qp_handles_in_softirq(struct rxc_qp *qp,
 }
 
 /*
+ * With the claim won in softirq: may the softirq take @skb without
+ * queueing it?  Not when a packet was queued meanwhile, which goes
+ * first, nor for a request while a read is being answered: the requests
+ * behind that read wait for its responses (rxc_task_resp()).
+ */
+static bool rxc_qp_softirq_takes(struct rxc_qp *qp, struct sk_buff *skb)
+{
+	return skb_queue_empty_lockless(&qp->resp_pkts) &&
+	       skb_queue_empty_lockless(&qp->comp_pkts) &&
+	       ((rxc_skb_pkt(skb)->mask & RXC_OPF_RESP) || !qp->resp.rd.active);
+}
+
+/*
  * The end of a read or atomic response, handled in softirq: retire its
  * WQE, then send the one request, if any, that the freed slot lets out.
  * The requester's further packets are the work item's.
  */
-static bool rxc_qp_softirq_rd_done(struct rxc_qp *qp)
+static bool rxc_qp_softirq_rd_done(struct rxc_qp *qp, struct sk_buff *skb)
 {
-	rxc_task_comp(qp, 1);
+	rxc_comp_recv(qp, skb);
+	rxc_task_comp_end(qp);
 	if (rxc_qp_state(qp) != IB_QPS_ERR) {
 		rxc_req_run(qp, 1);
 		rxc_comp_retire(qp);	/* a local WQE that failed */
@@ -779,27 +808,44 @@ static bool rxc_qp_softirq_rd_done(struct rxc_qp *qp)
 	return rxc_req_ready(qp);
 }
 
+/* A request handled in softirq, then its answer: one packet at most. */
+static void rxc_qp_softirq_request(struct rxc_qp *qp, struct sk_buff *skb)
+{
+	rxc_resp_recv(qp, skb);
+	if (rxc_qp_state(qp) != IB_QPS_ERR)
+		rxc_resp_send_reads(qp, 1);
+	rxc_resp_flush_ack(qp);
+}
+
 /*
- * Handle the one packet rxc_qp_handles_in_softirq() let in; true if the
- * QP has more to do, which is the work item's: after an ACK, that is
+ * Handle @skb, which rxc_qp_handles_in_softirq() let in; true if the QP
+ * has more to do, which is the work item's: after an ACK, that is
  * whatever the requester may now send or resend.
  */
-static bool rxc_qp_softirq_pass(struct rxc_qp *qp)
+static bool rxc_qp_softirq_pass(struct rxc_qp *qp, struct sk_buff *skb)
 {
-	struct sk_buff *skb = skb_peek(&qp->comp_pkts);
+	u32 mask = rxc_skb_pkt(skb)->mask;
 	bool more;
 
-	/* The claim's holder is the queue's only consumer: @skb stays. */
-	if (skb && rxc_pkt_ends_rd(rxc_skb_pkt(skb))) {
-		more = rxc_qp_softirq_rd_done(qp);
-	} else if (skb) {
-		rxc_task_comp(qp, 1);
+	if (rxc_pkt_ends_rd(rxc_skb_pkt(skb))) {
+		more = rxc_qp_softirq_rd_done(qp, skb);
+	} else if (mask & RXC_OPF_RESP) {
+		rxc_comp_recv(qp, skb);
+		rxc_task_comp_end(qp);
 		more = rxc_qp_sq_busy(qp);
 	} else {
-		rxc_task_resp(qp, 2);	/* the request, then its answer */
+		rxc_qp_softirq_request(qp, skb);
 		more = false;
 	}
 	return more || rxc_qp_state(qp) == IB_QPS_ERR || rxc_task_more(qp);
+}
+
+/* The queue a packet from the network waits in for its QP's run. */
+static struct sk_buff_head *rxc_qp_pkt_queue(struct rxc_qp *qp,
+					     struct sk_buff *skb)
+{
+	return rxc_skb_pkt(skb)->mask & RXC_OPF_RESP ? &qp->comp_pkts :
+						       &qp->resp_pkts;
 }
 
 /**
@@ -810,25 +856,34 @@ static bool rxc_qp_softirq_pass(struct rxc_qp *qp)
  * responder for the packet and its answer only, or the request that the
  * end of a read or atomic response lets out; a QP that is not receiving,
  * or has anything else to do by then, has it done by the work item for
- * packets from the network.
+ * packets from the network.  The packet is @qp->softirq_pkt, or none when
+ * rxc_qp_deliver() queued it after all.
  */
 void rxc_qp_run_softirq(struct rxc_qp *qp)
 {
 	enum ib_qp_state state = rxc_qp_state(qp);
+	struct sk_buff *skb = qp->softirq_pkt;
 	bool more = true;
 
+	qp->softirq_pkt = NULL;
+	if (!skb)
+		goto out;	/* rxc_qp_deliver() queued it after all */
 	__this_cpu_inc(rxc_run_depth);
 	if (state == IB_QPS_RTR || state == IB_QPS_RTS ||
 	    state == IB_QPS_SQD || state == IB_QPS_SQE) {
 		rxc_stat_inc(to_rdev(qp->ibqp.device), RXC_STAT_RCV_IN_SOFTIRQ);
-		more = rxc_qp_softirq_pass(qp);
+		more = rxc_qp_softirq_pass(qp, skb);
+	} else {
+		/* Ahead of what was queued since the claim: it came first. */
+		skb_queue_head(rxc_qp_pkt_queue(qp, skb), skb);
 	}
 	__this_cpu_dec(rxc_run_depth);
+out:
 	rxc_qp_unclaim_to(qp, more, false, rxc_net_wq, &qp->net_task);
 }
 
 /**
- * rxc_qp_deliver - queue a validated packet for its QP
+ * rxc_qp_deliver - queue a validated packet for its QP, or keep it aside
  * @qp: the destination QP, kept alive by the caller (see rxc_recv())
  * @skb: the packet, rxc_skb_pkt() filled in; consumed
  *
@@ -839,13 +894,14 @@ void rxc_qp_run_softirq(struct rxc_qp *qp)
  * rxc_qp_run_claimed() (a run looping the packet back) or
  * rxc_qp_run_softirq() (the UDP receive path) once it dropped its locks.
  * The claim keeps the QP alive until then, since destroy waits for it.
+ * A packet that the UDP receive path is to handle itself is then kept in
+ * @qp->softirq_pkt instead of a queue.
  */
 bool rxc_qp_deliver(struct rxc_qp *qp, struct sk_buff *skb)
 {
-	struct sk_buff_head *q = rxc_skb_pkt(skb)->mask & RXC_OPF_RESP ?
-				 &qp->comp_pkts : &qp->resp_pkts;
+	struct sk_buff_head *q = rxc_qp_pkt_queue(qp, skb);
 	unsigned int depth = __this_cpu_read(rxc_run_depth);
-	bool here;
+	enum rxc_claim claim;
 
 	/*
 	 * A peer flooding one QP must not pin unbounded memory.  A bound,
@@ -856,11 +912,24 @@ bool rxc_qp_deliver(struct rxc_qp *qp, struct sk_buff *skb)
 		kfree_skb(skb);
 		return false;
 	}
-	/* Decided before queueing: a run elsewhere may take the packet. */
-	here = !depth && rxc_qp_handles_in_softirq(qp, rxc_skb_pkt(skb));
+	/*
+	 * A packet the softirq may handle is claimed for before it is
+	 * queued, and is not queued at all when the claim is won: the
+	 * queue's lock turns interrupts off and on twice more per packet,
+	 * which the profile of small reads showed at both ends.
+	 */
+	if (!depth && rxc_qp_handles_in_softirq(qp, rxc_skb_pkt(skb))) {
+		claim = rxc_qp_claim_or(qp, false);
+		if (claim == RXC_CLAIM_WON && rxc_qp_softirq_takes(qp, skb)) {
+			qp->softirq_pkt = skb;
+			return true;
+		}
+		skb_queue_tail(q, skb);
+		if (claim == RXC_CLAIM_BUSY)
+			rxc_qp_sched_on(qp, rxc_net_wq, &qp->net_task);
+		return claim == RXC_CLAIM_WON;
+	}
 	skb_queue_tail(q, skb);
-	if (here)
-		return rxc_qp_claim(qp) == RXC_CLAIM_WON;
 	/*
 	 * Inline only inside a run: never for a packet from the network, nor
 	 * for one a streaming QP sent, which waits for the rest of its batch.

@@ -202,6 +202,8 @@ struct rxc_wq {
  * @task_idle: where a pause or destroy waits for the run to end
  * @resp_pkts: received requests, for the responder; the queue's own lock
  * @comp_pkts: received responses and ACKs, for the completer; ditto
+ * @softirq_pkt: the packet a receive softirq that won the claim handles
+ *		 without queueing it (rxc_qp_deliver()); the holder's only
  * @req: requester and completer state, touched by the run holding the
  *	 claim only
  * @resp: responder state, likewise
@@ -240,6 +242,7 @@ struct rxc_qp {
 	wait_queue_head_t task_idle;
 	struct sk_buff_head resp_pkts;
 	struct sk_buff_head comp_pkts;
+	struct sk_buff *softirq_pkt;
 	struct rxc_req req;
 	struct rxc_resp resp;
 };
