@@ -793,14 +793,12 @@ static bool rxc_qp_softirq_takes(struct rxc_qp *qp, struct sk_buff *skb)
 }
 
 /*
- * The end of a read or atomic response, handled in softirq: retire its
- * WQE, then send the one request, if any, that the freed slot lets out.
- * The requester's further packets are the work item's.
+ * After the end of a read or atomic response, handled in softirq and its
+ * WQE retired: send the one request, if any, that the freed slot lets
+ * out.  The requester's further packets are the work item's.
  */
-static bool rxc_qp_softirq_rd_done(struct rxc_qp *qp, struct sk_buff *skb)
+static bool rxc_qp_softirq_rd_done(struct rxc_qp *qp)
 {
-	rxc_comp_recv(qp, skb);
-	rxc_task_comp_end(qp);
 	if (rxc_qp_state(qp) != IB_QPS_ERR) {
 		rxc_req_run(qp, 1);
 		rxc_comp_retire(qp);	/* a local WQE that failed */
@@ -824,18 +822,16 @@ static void rxc_qp_softirq_request(struct rxc_qp *qp, struct sk_buff *skb)
  */
 static bool rxc_qp_softirq_pass(struct rxc_qp *qp, struct sk_buff *skb)
 {
-	u32 mask = rxc_skb_pkt(skb)->mask;
-	bool more;
+	const struct rxc_pkt_info *pkt = rxc_skb_pkt(skb);
+	bool ends_rd = rxc_pkt_ends_rd(pkt);
+	bool more = false;
 
-	if (rxc_pkt_ends_rd(rxc_skb_pkt(skb))) {
-		more = rxc_qp_softirq_rd_done(qp, skb);
-	} else if (mask & RXC_OPF_RESP) {
+	if (pkt->mask & RXC_OPF_RESP) {
 		rxc_comp_recv(qp, skb);
 		rxc_task_comp_end(qp);
-		more = rxc_qp_sq_busy(qp);
+		more = ends_rd ? rxc_qp_softirq_rd_done(qp) : rxc_qp_sq_busy(qp);
 	} else {
 		rxc_qp_softirq_request(qp, skb);
-		more = false;
 	}
 	return more || rxc_qp_state(qp) == IB_QPS_ERR || rxc_task_more(qp);
 }
