@@ -11,7 +11,9 @@
 # exponent, NETEM_WINDOW (8) the messages in flight, NETEM_SECS (900)
 # the time the SEND transfer may take; the WRITE and READ transfers, a
 # quarter and a tenth of its size, get a third of it each, and
-# NETEM_SEND_ONLY=1 leaves them out (for the long run).
+# NETEM_SEND_ONLY=1 leaves them out (for the long run).  Then lost tails,
+# CPU stalls, and a delayed link that loses nothing, where the requester
+# paces its window.
 #
 # rxc only: rdma_rxe 6.1 has no namespace support, so both ends would sit
 # on one device and its loopback never passes a qdisc.
@@ -190,5 +192,22 @@ stalled() {
 		test "${d[$CLI_DEV/retransmit_timeouts]}" -eq 0
 }
 stalled
+
+# A path with a 5 ms round trip that loses nothing: the requester spreads
+# its window over the round trip instead of sending it at once, so the
+# 64 KiB writes wait for the pace (pace_waits moves), every byte intact.
+paced() {
+	local -A d
+	counters_snap d "$CLI_DEV" pace_waits
+	netem_link on "delay 2500us" "delay 2500us"
+	win=8 xfer "rc_xfer: 64 KiB RDMA WRITEs over a 5 ms round trip" \
+		120 20 write 65536 $((SLOW > 1 ? 50 : 200))
+	netem_link off
+	counters_delta d
+	counters_show d
+	check "the writes waited for the pace (pace_waits moved)" \
+		test "${d[$CLI_DEV/pace_waits]}" -gt 0
+}
+paced
 
 peer_down

@@ -330,6 +330,7 @@ void rxc_req_start(struct rxc_qp *qp)
 	req->ackreq_psn = req->psn;
 	rxc_cwnd_init(&req->cwnd, rxc_qp_mtu(qp));
 	req->rto = (struct rxc_rto){};
+	req->pace = (struct rxc_pace){};
 	req->retry_left = qp->attr.retry_cnt;
 	req->rnr_left = qp->attr.rnr_retry;
 	req->cur = qp->sq.q.cons;
@@ -498,9 +499,14 @@ static bool rxc_req_send_pkt(struct rxc_qp *qp, struct rxc_swqe *w,
 
 	if (ackreq && !probe)
 		req->ackreq_psn = at->psn;
+	/*
+	 * Only a packet that asks for an ACK is timed: one that does not
+	 * waits for a later one to be acknowledged, and its sample would
+	 * count the pace's gaps between them as round trip.
+	 */
 	if (rxc_psn_diff(at->psn, req->max_psn) < 0)
 		rxc_stat_inc(rxc, RXC_STAT_RETRANSMITS);
-	else if (qp->ibqp.qp_type == IB_QPT_RC && rxc_rto_idle(&req->rto))
+	else if (ackreq && rxc_rto_idle(&req->rto))
 		rxc_rto_sent(&req->rto, at->psn, local_clock());
 	rxc_qp_send_pkt(qp, rxc_swqe_av(qp, w), skb, batch);
 	return true;
@@ -653,7 +659,7 @@ static bool rxc_req_has_step(struct rxc_qp *qp, enum ib_qp_state state)
 	struct rxc_req *req = &qp->req;
 	struct rxc_swqe *w;
 
-	if (req->rnr_wait || rxc_req_window_full(qp))
+	if (req->rnr_wait || req->pace.waiting || rxc_req_window_full(qp))
 		return false;
 	if (req->cur == req->tail)
 		rxc_req_fetch(qp);
@@ -681,6 +687,50 @@ bool rxc_req_ready(struct rxc_qp *qp)
 	return rxc_req_state_sends(state) && rxc_req_has_step(qp, state);
 }
 
+/* What the next packet of @w costs the pace: its payload, or a read's. */
+static u32 rxc_req_pace_bytes(const struct rxc_swqe *w, u32 off, u32 mtu)
+{
+	if (w->state == RXC_SWQE_DONE || w->local)
+		return 0;
+	if (w->op == RXC_REQ_READ)
+		return w->length > off ? w->length - off : 0;
+	return rxc_req_payload(w, off, mtu);
+}
+
+/*
+ * Must the next packet wait for the pace (rxc_pace.c)?  Then the pace
+ * timer is armed to end the wait.  The clock is read, and the rate set
+ * anew, only when what the bucket held at the last reading is spent.
+ */
+static bool rxc_req_pace_wait(struct rxc_qp *qp, u32 mtu)
+{
+	struct rxc_req *req = &qp->req;
+	struct rxc_pace *p = &req->pace;
+	u32 bytes;
+	u64 now;
+
+	if (qp->ibqp.qp_type != IB_QPT_RC || !rxc_rto_estimated(&req->rto))
+		return false;
+	bytes = rxc_req_pace_bytes(&req->wqe[req->cur], req->cur_off, mtu);
+	if (p->ps_per_byte && rxc_pace_take(p, bytes, p->seen_ns))
+		return false;
+	now = local_clock();
+	rxc_pace_rate(p, req->rto.srtt_us, req->cwnd.size * mtu);
+	if (rxc_pace_take(p, bytes, now))
+		return false;
+	p->waiting = true;
+	rxc_stat_inc(to_rdev(qp->ibqp.device), RXC_STAT_PACE_WAITS);
+	hrtimer_start(&req->pace_timer, ns_to_ktime(rxc_pace_wait_ns(p, now)),
+		      HRTIMER_MODE_REL_SOFT);
+	return true;
+}
+
+/* The pace timer fired: the requester may send its next burst. */
+void rxc_req_pace_done(struct rxc_qp *qp)
+{
+	qp->req.pace.waiting = false;
+}
+
 /**
  * rxc_req_run - send packets for the posted WQEs
  * @qp: the QP
@@ -702,6 +752,8 @@ int rxc_req_run(struct rxc_qp *qp, int budget)
 		return 0;
 
 	while (n < budget && rxc_req_has_step(qp, state)) {
+		if (rxc_req_pace_wait(qp, mtu))
+			break;
 		if (!rxc_req_step(qp, mtu, &batch))
 			break;
 		n++;

@@ -269,6 +269,7 @@ static void rxc_qp_forget_flight(struct rxc_qp *qp)
 	qp->req.rd_atomic = 0;
 	qp->req.rd_bytes = 0;
 	qp->req.rnr_wait = false;
+	qp->req.pace.waiting = false;
 	qp->resp.in_msg = false;
 	qp->resp.rd.active = false;
 }
@@ -293,6 +294,7 @@ static bool rxc_qp_drain(struct rxc_qp *qp)
 		rxc_comp_recv(qp, skb);
 	del_timer(&qp->req.retrans_timer);
 	del_timer(&qp->req.rnr_timer);
+	hrtimer_try_to_cancel(&qp->req.pace_timer);
 
 	rxc_comp_retire(qp);
 	more = rxc_flush_sq(qp);
@@ -312,6 +314,8 @@ static void rxc_task_comp_end(struct rxc_qp *qp)
 		rxc_req_timeout(qp);
 	if (test_and_clear_bit(RXC_TASK_RNR_DONE, &qp->task_flags))
 		rxc_req_rnr_done(qp);
+	if (test_and_clear_bit(RXC_TASK_PACE_DONE, &qp->task_flags))
+		rxc_req_pace_done(qp);
 	rxc_comp_retire(qp);
 }
 
@@ -981,6 +985,16 @@ static void rxc_rnr_timer_fn(struct timer_list *t)
 	rxc_qp_sched(qp);
 }
 
+/* Softirq, like the timers above (HRTIMER_MODE_REL_SOFT). */
+static enum hrtimer_restart rxc_pace_timer_fn(struct hrtimer *t)
+{
+	struct rxc_qp *qp = container_of(t, struct rxc_qp, req.pace_timer);
+
+	set_bit(RXC_TASK_PACE_DONE, &qp->task_flags);
+	rxc_qp_sched(qp);
+	return HRTIMER_NORESTART;
+}
+
 static void rxc_req_free(struct rxc_qp *qp)
 {
 	kvfree(qp->req.ud_av);
@@ -1059,6 +1073,8 @@ int rxc_qp_transport_create(struct rxc_qp *qp)
 	skb_queue_head_init(&qp->comp_pkts);
 	timer_setup(&qp->req.retrans_timer, rxc_retrans_timer_fn, 0);
 	timer_setup(&qp->req.rnr_timer, rxc_rnr_timer_fn, 0);
+	hrtimer_init(&qp->req.pace_timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_SOFT);
+	qp->req.pace_timer.function = rxc_pace_timer_fn;
 	return 0;
 }
 
@@ -1070,10 +1086,12 @@ static void rxc_qp_quiesce(struct rxc_qp *qp)
 {
 	del_timer_sync(&qp->req.retrans_timer);
 	del_timer_sync(&qp->req.rnr_timer);
+	hrtimer_cancel(&qp->req.pace_timer);
 	rxc_qp_cancel_work(qp);
 	rxc_qp_wait_idle(qp);
 	del_timer_sync(&qp->req.retrans_timer);
 	del_timer_sync(&qp->req.rnr_timer);
+	hrtimer_cancel(&qp->req.pace_timer);
 	skb_queue_purge(&qp->comp_pkts);
 	skb_queue_purge(&qp->resp_pkts);
 }
@@ -1104,6 +1122,7 @@ void rxc_qp_transport_reset(struct rxc_qp *qp)
 	rxc_qp_quiesce(qp);
 	clear_bit(RXC_TASK_TIMEOUT, &qp->task_flags);
 	clear_bit(RXC_TASK_RNR_DONE, &qp->task_flags);
+	clear_bit(RXC_TASK_PACE_DONE, &qp->task_flags);
 	if (qp->req.wqe)
 		memset(qp->req.wqe, 0,
 		       (qp->sq.q.mask + 1) * sizeof(*qp->req.wqe));

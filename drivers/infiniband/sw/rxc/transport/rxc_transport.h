@@ -14,6 +14,7 @@
 #define RXC_TRANSPORT_H
 
 #include <linux/skbuff.h>
+#include <linux/hrtimer.h>
 #include <linux/timer.h>
 #include <linux/workqueue.h>
 #include <rdma/ib_verbs.h>
@@ -22,6 +23,7 @@
 #include "net/rxc_hdr.h"
 #include "net/rxc_net.h"
 #include "transport/rxc_cwnd.h"
+#include "transport/rxc_pace.h"
 #include "transport/rxc_opcode.h"
 #include "transport/rxc_rto.h"
 
@@ -172,7 +174,8 @@ static_assert(sizeof(struct rxc_swqe) <= 128);
  * @max_psn: the PSN after the highest ever sent; below it is a resend
  * @una: oldest PSN not yet acknowledged
  * @cwnd: how far past @una the requester may send (RC)
- * @rto: the round-trip estimate, for probes (RC)
+ * @rto: the round-trip estimate, for probes and the pace (RC)
+ * @pace: when the next packet may leave (RC)
  * @wait_start: jiffies when the wait for progress began: the local ACK
  *		timeout counts from here, probes come sooner
  * @ackreq_psn: PSN of the last packet that asked for an ACK, or the one
@@ -184,6 +187,7 @@ static_assert(sizeof(struct rxc_swqe) <= 128);
  * @rnr_wait: an RNR NAK stopped sending until @rnr_timer fires
  * @retrans_timer: fires when no ACK came in time
  * @rnr_timer: ends an RNR wait
+ * @pace_timer: ends a wait for the pace (@pace.waiting)
  * @doorbell_ns: local_clock() at the end of the last doorbell; doorbells,
  *		 not the task, write it
  * @doorbell_cpu: the CPU of the last doorbell that streamed; doorbells
@@ -201,6 +205,7 @@ struct rxc_req {
 	u32 una;
 	struct rxc_cwnd cwnd;
 	struct rxc_rto rto;
+	struct rxc_pace pace;
 	unsigned long wait_start;
 	u32 ackreq_psn;
 	u32 rd_atomic;
@@ -210,6 +215,7 @@ struct rxc_req {
 	bool rnr_wait;
 	struct timer_list retrans_timer;
 	struct timer_list rnr_timer;
+	struct hrtimer pace_timer;
 	atomic64_t doorbell_ns;
 	int doorbell_cpu;
 };
@@ -310,6 +316,7 @@ enum rxc_task_flag {
 	RXC_TASK_PAUSED,	/* modify_qp is changing what the task reads */
 	RXC_TASK_TIMEOUT,	/* the retransmit timer fired */
 	RXC_TASK_RNR_DONE,	/* the RNR timer fired */
+	RXC_TASK_PACE_DONE,	/* the pace timer fired */
 	RXC_TASK_STREAM,	/* its last doorbell streamed (rxc_qp_doorbell()) */
 	RXC_TASK_TURN,		/* it sent a request since the peer's last one */
 };
@@ -404,6 +411,7 @@ bool rxc_req_ready(struct rxc_qp *qp);
 void rxc_req_timeout(struct rxc_qp *qp);
 void rxc_req_rnr(struct rxc_qp *qp, u32 psn, u8 timer);
 void rxc_req_rnr_done(struct rxc_qp *qp);
+void rxc_req_pace_done(struct rxc_qp *qp);
 void rxc_req_rewind(struct rxc_qp *qp, u32 psn);
 void rxc_req_arm_timer(struct rxc_qp *qp);
 
