@@ -474,6 +474,18 @@ dropped_copies() {
 		sed -n 's/.*(dropped \([0-9]*\),.*/\1/p'
 }
 
+# qp_dump_after SECS FILE: after SECS, the transport state of every QP on
+# both ends (rdma res show qp -dd: rxc prints its requester's and
+# responder's positions and waits) into FILE.  A pair that hangs is
+# killed, and its QPs with it, so pair() takes this picture first.
+qp_dump_after() {
+	sleep "$1"
+	{
+		rdma -dd res show qp
+		"${SRV[@]}" rdma -dd res show qp
+	} >"$2" 2>&1
+}
+
 # One test (after peer_up): starts the server (inside the peer namespace
 # for rxc), waits until it listens on TCP port $PORT (with WAIT=cm:
 # until "rdma resource" shows an rdma_cm listener on it), runs the
@@ -485,7 +497,7 @@ dropped_copies() {
 PAIR_SEQ=0
 pair() {
 	local name=$1 chk=$2 t=$((${PAIR_SECS:-60} * SLOW)) so co spid src=0 crc=0
-	local args=() srv=() cli=() why='' seq
+	local args=() srv=() cli=() why='' seq dpid
 	shift 2
 	while [ "$1" != -- ]; do args+=("$1"); shift; done
 	shift
@@ -506,7 +518,10 @@ pair() {
 			echo "# server is not listening on $PORT yet"
 	fi
 	echo "+ [$seq client] ${cli[*]}"
+	qp_dump_after $((t - 2)) "$co.qp" &
+	dpid=$!
 	timeout -k 5 "$t" "${cli[@]}" >"$co" 2>"$co.err" || crc=$?
+	kill "$dpid" 2>/dev/null || true
 	# A failed client can leave the server waiting for it forever.
 	[ "$crc" -eq 0 ] || kill "$spid" 2>/dev/null || true
 	wait "$spid" || src=$?
@@ -532,6 +547,10 @@ pair() {
 		tail -n 20 "$so" "$so.err"
 		echo "--- client output ($co, .err)"
 		tail -n 20 "$co" "$co.err"
+		if [ -s "$co.qp" ]; then
+			echo "--- the QPs just before the timeout ($co.qp)"
+			cat "$co.qp"
+		fi
 		fail "$name" "$why"
 	fi
 	PORT=$((PORT + 1))

@@ -66,7 +66,7 @@ flap() {
 # reads); there, expiries taken while read responses waited in the queue
 # once restarted every read again and again, until the transfer stalled
 # past the pair's timeout.
-CLI_NAMES="retransmit_timeouts retransmit_probes retransmits seq_naks_rcvd send_errors"
+CLI_NAMES="retransmit_timeouts retransmit_probes retransmits seq_naks_rcvd send_errors pace_waits"
 SRV_NAMES="rcv_duplicates rcv_seq_errors rcv_qp_dropped"
 flapping_xfer() {	# OP SIZE COUNT
 	local log=$PAIR_LOGS/flips-$1 fpid

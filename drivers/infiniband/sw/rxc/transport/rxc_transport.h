@@ -415,6 +415,9 @@ void rxc_req_pace_done(struct rxc_qp *qp);
 void rxc_req_rewind(struct rxc_qp *qp, u32 psn);
 void rxc_req_arm_timer(struct rxc_qp *qp);
 
+/* rxc_res.c */
+int rxc_fill_res_qp_entry(struct sk_buff *msg, struct ib_qp *ibqp);
+
 /* rxc_comp.c */
 void rxc_comp_recv(struct rxc_qp *qp, struct sk_buff *skb);
 void rxc_comp_retire(struct rxc_qp *qp);

@@ -171,6 +171,7 @@ static const struct ib_device_ops rxc_dev_ops = {
 	.destroy_qp = rxc_destroy_qp,
 	.destroy_srq = rxc_destroy_srq,
 	.disassociate_ucontext = rxc_disassociate_ucontext,
+	.fill_res_qp_entry = rxc_fill_res_qp_entry,
 	.get_dma_mr = rxc_get_dma_mr,
 	.get_hw_stats = rxc_get_hw_stats,
 	.get_link_layer = rxc_get_link_layer,
