@@ -21,6 +21,11 @@
  * thousands of packets for small messages, and never on a path whose
  * round trip is too short to pace anything.
  *
+ * The clock is ktime_get_ns(), not local_clock(): the requester runs on
+ * any CPU, and where the TSCs are not synchronized each CPU's
+ * local_clock() is its own, a tick apart from the others'; the pace
+ * timer that ends a wait runs on CLOCK_MONOTONIC, the same clock.
+ *
  * Called from the QP task only (rxc_req.c).
  */
 #include <kunit/visibility.h>
@@ -57,7 +62,7 @@ static u64 rxc_pace_ns(const struct rxc_pace *p, u32 bytes)
  * rxc_pace_take - may @bytes leave, at @now_ns?  Counts them if so.
  * @p: the pace
  * @bytes: what the packet carries, or for a read what it asks for
- * @now_ns: local_clock(), or @p->seen_ns to ask without reading it
+ * @now_ns: ktime_get_ns(), or @p->seen_ns to ask without reading it
  *
  * A packet larger than a burst leaves once the bucket is full, and the
  * bucket goes into debt for the rest.
@@ -82,7 +87,7 @@ EXPORT_SYMBOL_IF_KUNIT(rxc_pace_take);
 /**
  * rxc_pace_wait_ns - how long a requester that rxc_pace_take() refused waits
  * @p: the pace
- * @now_ns: local_clock()
+ * @now_ns: ktime_get_ns()
  *
  * It waits until the bucket is full, not until its next packet would
  * fit: the pace timer then fires once a burst, not once a packet.

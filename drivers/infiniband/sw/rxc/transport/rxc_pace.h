@@ -19,8 +19,8 @@
 /**
  * struct rxc_pace - pacing of an RC requester (QP task only)
  * @next_ns: the bucket's clock: it holds the bytes that @ps_per_byte
- *	     allows in the time local_clock() is past it, at most a burst
- * @seen_ns: the last local_clock() it was given: the time now is no
+ *	     allows in the time ktime_get_ns() is past it, at most a burst
+ * @seen_ns: the last ktime_get_ns() it was given: the time now is no
  *	     earlier, so what the bucket held then it holds now
  * @ps_per_byte: the rate, in picoseconds per byte; 0 paces nothing
  * @waiting: the pace timer is armed, and the requester waits for it

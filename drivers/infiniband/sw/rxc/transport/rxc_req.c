@@ -507,7 +507,8 @@ static bool rxc_req_send_pkt(struct rxc_qp *qp, struct rxc_swqe *w,
 	if (rxc_psn_diff(at->psn, req->max_psn) < 0)
 		rxc_stat_inc(rxc, RXC_STAT_RETRANSMITS);
 	else if (ackreq && rxc_rto_idle(&req->rto))
-		rxc_rto_sent(&req->rto, at->psn, local_clock());
+		rxc_rto_sent(&req->rto, at->psn, local_clock(),
+			     raw_smp_processor_id());
 	rxc_qp_send_pkt(qp, rxc_swqe_av(qp, w), skb, batch);
 	return true;
 }
@@ -714,7 +715,7 @@ static bool rxc_req_pace_wait(struct rxc_qp *qp, u32 mtu)
 	bytes = rxc_req_pace_bytes(&req->wqe[req->cur], req->cur_off, mtu);
 	if (p->ps_per_byte && rxc_pace_take(p, bytes, p->seen_ns))
 		return false;
-	now = local_clock();
+	now = ktime_get_ns();
 	rxc_pace_rate(p, req->rto.srtt_us, req->cwnd.size * mtu);
 	if (rxc_pace_take(p, bytes, now))
 		return false;

@@ -33,14 +33,16 @@
  * @r: the estimate
  * @psn: its PSN
  * @now_ns: local_clock(); read only if rxc_rto_idle()
+ * @cpu: the CPU whose clock @now_ns is
  */
-void rxc_rto_sent(struct rxc_rto *r, u32 psn, u64 now_ns)
+void rxc_rto_sent(struct rxc_rto *r, u32 psn, u64 now_ns, int cpu)
 {
 	if (!rxc_rto_idle(r))
 		return;
 	r->sampling = true;
 	r->sample_psn = psn;
 	r->sample_ns = now_ns;
+	r->sample_cpu = cpu;
 }
 EXPORT_SYMBOL_IF_KUNIT(rxc_rto_sent);
 
@@ -78,9 +80,12 @@ EXPORT_SYMBOL_IF_KUNIT(rxc_rto_sample_done);
  * rxc_rto_acked - everything before @una is acknowledged, at @now_ns
  * @r: the estimate
  * @una: the oldest PSN now unacknowledged
- * @now_ns: local_clock(); read only if rxc_rto_sample_done()
+ * @now_ns: cpu_clock() of the sample's CPU; read only if
+ *	    rxc_rto_sample_done()
  *
- * Progress: the next probe waits the base time again.
+ * Progress: the next probe waits the base time again.  A clock that ran
+ * backwards gives no sample: the difference would wrap to an hour's
+ * round trip, and the pace (rxc_pace.c) would then stop the requester.
  */
 void rxc_rto_acked(struct rxc_rto *r, u32 una, u64 now_ns)
 {
@@ -88,6 +93,8 @@ void rxc_rto_acked(struct rxc_rto *r, u32 una, u64 now_ns)
 	if (!rxc_rto_sample_done(r, una))
 		return;
 	r->sampling = false;
+	if (now_ns < r->sample_ns)
+		return;
 	rxc_rto_sample(r, min_t(u64, div_u64(now_ns - r->sample_ns,
 					     NSEC_PER_USEC), U32_MAX));
 }

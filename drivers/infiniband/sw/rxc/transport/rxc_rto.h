@@ -15,6 +15,9 @@
 /**
  * struct rxc_rto - round-trip estimate of an RC requester (QP task only)
  * @sample_ns: local_clock() when @sample_psn first went out
+ * @sample_cpu: the CPU that read it.  Only that CPU's clock ends the
+ *		sample (cpu_clock()): where the TSCs are not synchronized,
+ *		the local_clock() of two CPUs differ by up to a tick
  * @sample_psn: the PSN being timed
  * @sampling: @sample_psn is being timed; a resend stops it (Karn)
  * @srtt_us: smoothed round trip, 0 before the first sample
@@ -23,6 +26,7 @@
  */
 struct rxc_rto {
 	u64 sample_ns;
+	int sample_cpu;
 	u32 sample_psn;
 	bool sampling;
 	u32 srtt_us;
@@ -37,7 +41,7 @@ enum rxc_rto_action {
 	RXC_RTO_TIMEOUT,	/* local ACK timeout: resend, spend a retry */
 };
 
-void rxc_rto_sent(struct rxc_rto *r, u32 psn, u64 now_ns);
+void rxc_rto_sent(struct rxc_rto *r, u32 psn, u64 now_ns, int cpu);
 bool rxc_rto_sample_done(const struct rxc_rto *r, u32 una);
 void rxc_rto_acked(struct rxc_rto *r, u32 una, u64 now_ns);
 void rxc_rto_rewound(struct rxc_rto *r);
