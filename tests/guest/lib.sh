@@ -476,13 +476,15 @@ dropped_copies() {
 
 # qp_dump_after SECS FILE: after SECS, the transport state of every QP on
 # both ends (rdma res show qp -dd: rxc prints its requester's and
-# responder's positions and waits) into FILE.  A pair that hangs is
-# killed, and its QPs with it, so pair() takes this picture first.
+# responder's positions and waits) into FILE, once where both ends share
+# this namespace.  A pair that hangs is killed, and its QPs with it, so
+# pair() takes this picture first.
 qp_dump_after() {
 	sleep "$1"
 	{
 		rdma -dd res show qp
-		"${SRV[@]}" rdma -dd res show qp
+		# The server's end, where it is in a namespace of its own.
+		[ "${#SRV[@]}" -eq 0 ] || "${SRV[@]}" rdma -dd res show qp
 	} >"$2" 2>&1
 }
 
