@@ -219,7 +219,22 @@ driver_up() {
 	echo "$g"
 }
 
+# driver_relink DRV GID: DRV's device back on the NIC that wire_relink
+# made anew, at the GID index the round's runs were given (its
+# WIRE_RELINK_HOOK while the device is up).
+driver_relink() {
+	local g
+
+	wait_for 30 sh -c "! test -e /sys/class/infiniband/${1}0"
+	if ! g=$(wire_dev_up "$1" "${1}0"); then
+		fail "${1}0 back on $WIRE_NIC"
+		return 1
+	fi
+	[ "$g" = "$2" ] || { fail "${1}0 back at GID index $2" "now at $g"; return 1; }
+}
+
 driver_down() {	# driver_down DRV TAG
+	WIRE_RELINK_HOOK=
 	wire_sync "$2" || true
 	rdma link delete "${1}0" 2>/dev/null || true
 	run "rmmod rdma_$1" 60 rmmod "rdma_$1"
@@ -287,6 +302,22 @@ the_rest() {
 	done
 }
 
+# relink_check PAIRING R GID (the smoke's first round): the way back from a dead link
+# (wire_check_link), on a link killed on purpose at both ends: every
+# frame each end sends is dropped, as behind a stalled virtio queue.  The
+# NIC's reset makes a new netdev, without that qdisc; the round's device
+# must come back on it and carry the next run.
+wire_dead() { ! wire_alive; }
+relink_check() {
+	wire_sync "cut-$WIRE_STEP" || true
+	modprobe sch_netem 2>/dev/null || true	# built in on the debug kernel
+	run "every frame $WIRE_NIC sends dropped" 30 \
+		"$TC" qdisc add dev "$WIRE_NIC" root netem loss 100%
+	check "a link that drops every frame is found dead" wire_dead
+	check "the link comes back after a reset of its NIC" wire_relink
+	bench_run "$@" -t write -s 8 -n "$(n 500)"
+}
+
 # round PAIRING R: every rxc_bench measurement with the drivers of
 # PAIRING (the transfers, BENCH_QPS's writes and BENCH_LATS's round trips
 # alone with BENCH_TRANSFERS=1).
@@ -294,7 +325,9 @@ round() {
 	local pr=$1 r=$2 g
 	DRV_HERE=$(drv_of "$pr")
 	g=$(driver_up "$DRV_HERE" "up-$pr-$r")
+	WIRE_RELINK_HOOK="driver_relink $DRV_HERE $g"
 	warm_up "$pr" "$r" "$g"
+	[ "$SMOKE" = 0 ] || [ "$r" != 1 ] || relink_check "$pr" "$r" "$g"
 	transfers "$pr" "$r" "$g"
 	sleeping_writes "$pr" "$r" "$g"
 	if [ "$TRANSFERS" = 0 ]; then
@@ -399,7 +432,7 @@ fab() {
 middleware() {
 	local pr=$1-$2 t tests
 	DRV_HERE=$(drv_of "$pr")
-	driver_up "$DRV_HERE" "mw-up-$pr-$MW_ROUND" >/dev/null
+	WIRE_RELINK_HOOK="driver_relink $DRV_HERE $(driver_up "$DRV_HERE" "mw-up-$pr-$MW_ROUND")"
 	tests=$UCX_TESTS
 	[ "$SMOKE" = 1 ] && tests=tag_lat
 	for t in $tests; do ucx "$pr" "$t"; done

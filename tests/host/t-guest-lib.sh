@@ -84,27 +84,35 @@ same "every counter is listed once, by name" "$(counter_lines rxc0 | tr '\n' ,)"
 	"rcv_packets 7,send_errors 2,sent_packets 14,"
 
 # wire_pair, on a's side of a pair whose client and server are the same
-# run (port "-"): a failed step ends the run when the link died, and
-# only then.  Once, a link whose transmit queue stopped made every later
-# step time out, for hours.
+# run (port "-"): a failed step resets a dead link, and ends the run
+# only when the link stays dead.  Once, a link whose transmit queue
+# stopped made every later step time out, for hours.
 RXC_WIRE_ROLE=a
 # shellcheck source=SCRIPTDIR/../guest/wire.sh
 . "$repo/tests/guest/wire.sh"
 WIRE_NIC=eth9
 wire_same() { tap_same "guest lib: wire_pair" "$@"; }	# wire_same NAME GOT WANT
-# after_failed_step ALIVE: a step that fails, on a link that is alive
-# (0) or dead (1); says whether the run went on or ended, and how.
+# after_failed_step LINK: a step that fails on a link that is "alive", or
+# "dead" until its NIC is reset ("back") or for good ("dead"); says
+# whether the run went on or ended.
 after_failed_step() {
 	(
-		alive=$1
-		wire_alive() { return "$alive"; }
+		link=$1
+		wire_alive() { [ "$link" = alive ]; }
+		wire_nic_reset() { [ "$link" = back ] && link=alive; return 0; }
+		WIRE_RELINK_SECS=0
+		WIRE_RELINK_HOOK="echo hook ran"
 		wire_pair "step" 10 - chk_good false -- false >"$work/step.out"
 		echo "went on"
 	) || echo "ended with status $?"
 }
-wire_same "a failed step on a live link goes on" "$(after_failed_step 0)" "went on"
-wire_same "a failed step on a dead link ends the run" "$(after_failed_step 1)" \
-	"ended with status 1"
+wire_same "a failed step on a live link goes on" "$(after_failed_step alive)" "went on"
+wire_same "a failed step on a link a reset brings back goes on" \
+	"$(after_failed_step back)" "went on"
+wire_same "and says so" "$(grep -c "^ok - .*: the link came back after step" "$work/step.out")" 1
+wire_same "and runs the relink hook" "$(grep -c "^hook ran" "$work/step.out")" 1
+wire_same "a failed step on a link that stays dead ends the run" \
+	"$(after_failed_step dead)" "ended with status 1"
 wire_same "and says why" "$(grep -c "^not ok - .*: the link still works after step" "$work/step.out")" 1
 # Nobody listens on port 9 here: the connection is refused at once.
 WIRE_PEER_IP=127.0.0.1
