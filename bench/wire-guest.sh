@@ -302,12 +302,13 @@ the_rest() {
 	done
 }
 
-# relink_check PAIRING R GID (the smoke's first round): the way back from a dead link
-# (wire_check_link), on a link killed on purpose at both ends: every
-# frame each end sends is dropped, as behind a stalled virtio queue.  The
-# NIC's reset makes a new netdev, without that qdisc; the round's device
-# must come back on it and carry the next run.
 wire_dead() { ! wire_alive; }
+
+# relink_check PAIRING R GID (the smoke's first round): the way back from
+# a dead link (wire_check_link), on a link killed on purpose at both
+# ends: every frame each end sends is dropped, as behind a stalled virtio
+# queue.  The NIC's reset makes a new netdev, without that qdisc; the
+# round's device must come back on it and carry the next run.
 relink_check() {
 	wire_sync "cut-$WIRE_STEP" || true
 	modprobe sch_netem 2>/dev/null || true	# built in on the debug kernel
