@@ -2,8 +2,9 @@
 /*
  * The RC requester's pace: the rate from the window and the round trip,
  * bursts of at most 32 KiB, no credit from idling beyond one burst, a
- * stale clock that never grants more than the true one, and packets
- * larger than a burst.
+ * stale clock that never grants more than the true one, packets larger
+ * than a burst, and no message or late ACK that holds the requester
+ * back for more than a round trip.
  */
 #include <kunit/test.h>
 
@@ -28,6 +29,7 @@ static void the_rate_is_a_window_and_a_quarter_per_round_trip(struct kunit *test
 		{ 2000, SZ_128K, 12207 },	/* 1.25 * 64 MB/s */
 		{ 0, SZ_128K, 0 },		/* no estimate: no pace */
 		{ U32_MAX, 1, U32_MAX },	/* clamped, not wrapped */
+		{ 900000, 100000, 80000 },	/* paced over 10 ms at most */
 		{ 10, 0, 8000000 },		/* an empty window counts 1 */
 	};
 	struct rxc_pace p = {};
@@ -140,6 +142,77 @@ static void a_packet_larger_than_a_burst_waits_for_a_full_bucket(struct kunit *t
 					      T0 + SZ_4K * 8 + 2 * BURST_NS));
 }
 
+/* Charge @bytes of read responses in @pieces equal parts. */
+static void charge_in(struct rxc_pace *p, u32 bytes, u32 pieces)
+{
+	u32 i;
+
+	for (i = 0; i < pieces; i++)
+		rxc_pace_charge(p, bytes / pieces);
+}
+
+/*
+ * However much a message costs, taken at once or charged as its read
+ * responses arrive, the requester waits at most a window's time (800 us
+ * here) and a burst's for its next packet.  A 1 GiB read charged at once
+ * used to owe 8.6 s at this rate, and hours at a slow round trip's.
+ */
+static void no_message_owes_more_than_a_window(struct kunit *test)
+{
+	static const struct { u32 bytes, pieces; bool take; } cases[] = {
+		{ SZ_1G, 1, true },		/* one huge packet */
+		{ SZ_1G, 1, false },		/* a read's responses at once */
+		{ SZ_64M, 65536, false },	/* 1 KiB responses */
+		{ SZ_64K, 1, false },		/* within a window: all owed */
+	};
+	struct rxc_pace p;
+	u64 wait;
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		paced_at_8ns_a_byte(&p);
+		KUNIT_EXPECT_TRUE(test, rxc_pace_take(&p, 0, T0));
+		if (cases[i].take)
+			KUNIT_EXPECT_TRUE(test, rxc_pace_take(&p, cases[i].bytes, T0));
+		else
+			charge_in(&p, cases[i].bytes, cases[i].pieces);
+		wait = rxc_pace_wait_ns(&p, T0);
+		KUNIT_EXPECT_LE_MSG(test, wait, 800 * US + BURST_NS, "case %d", i);
+		KUNIT_EXPECT_GE_MSG(test, wait,
+				    min(cases[i].bytes * 8ULL, 800 * US),
+				    "case %d", i);
+		KUNIT_EXPECT_TRUE_MSG(test, rxc_pace_take(&p, SZ_4K, T0 + wait),
+				      "case %d", i);
+	}
+}
+
+/* Before the first round trip is timed there is no rate: charges are free. */
+static void a_charge_without_a_rate_costs_nothing(struct kunit *test)
+{
+	struct rxc_pace p = {};
+
+	rxc_pace_charge(&p, SZ_1G);
+	KUNIT_EXPECT_EQ(test, rxc_pace_wait_ns(&p, T0), 0ULL);
+	KUNIT_EXPECT_TRUE(test, rxc_pace_take(&p, SZ_64K, T0));
+}
+
+/*
+ * The issue's wedge: a peer held its first ACK back for 0.9 s, so the
+ * round trip estimate is 0.9 s; then a 1 GiB read.  The next packet
+ * waits for a window and a burst of a 10 ms round trip at most (8 ms and
+ * 4 ms here), not for hours.
+ */
+static void one_late_ack_then_a_huge_read_waits_one_round_trip(struct kunit *test)
+{
+	struct rxc_pace p = {};
+
+	rxc_pace_rate(&p, 900000, SZ_64K);
+	KUNIT_EXPECT_TRUE(test, rxc_pace_take(&p, 0, T0));
+	rxc_pace_charge(&p, SZ_1G);
+	KUNIT_EXPECT_LE(test, rxc_pace_wait_ns(&p, T0),
+			2 * RXC_PACE_MAX_RTT_US * US);
+}
+
 static struct kunit_case rxc_pace_cases[] = {
 	KUNIT_CASE(the_rate_is_a_window_and_a_quarter_per_round_trip),
 	KUNIT_CASE(no_rate_paces_nothing),
@@ -147,6 +220,9 @@ static struct kunit_case rxc_pace_cases[] = {
 	KUNIT_CASE(the_bytes_follow_the_rate),
 	KUNIT_CASE(a_stale_clock_grants_no_more_than_it_saw),
 	KUNIT_CASE(a_packet_larger_than_a_burst_waits_for_a_full_bucket),
+	KUNIT_CASE(no_message_owes_more_than_a_window),
+	KUNIT_CASE(a_charge_without_a_rate_costs_nothing),
+	KUNIT_CASE(one_late_ack_then_a_huge_read_waits_one_round_trip),
 	{}
 };
 

@@ -264,6 +264,7 @@ static void rxc_comp_read_resp(struct rxc_qp *qp, struct rxc_swqe *w,
 		return;
 	}
 	w->resp_bytes += n;
+	rxc_pace_charge(&qp->req.pace, n);
 	if (last)
 		rxc_comp_done(qp, w, IB_WC_SUCCESS);
 	rxc_comp_progress(qp, rxc_psn_add(psn, 1));

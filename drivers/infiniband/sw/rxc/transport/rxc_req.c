@@ -688,13 +688,14 @@ bool rxc_req_ready(struct rxc_qp *qp)
 	return rxc_req_state_sends(state) && rxc_req_has_step(qp, state);
 }
 
-/* What the next packet of @w costs the pace: its payload, or a read's. */
+/*
+ * What the next packet of @w costs the pace: its payload.  A read's
+ * responses pay for themselves as they arrive (rxc_comp.c).
+ */
 static u32 rxc_req_pace_bytes(const struct rxc_swqe *w, u32 off, u32 mtu)
 {
-	if (w->state == RXC_SWQE_DONE || w->local)
+	if (w->state == RXC_SWQE_DONE || w->local || w->op == RXC_REQ_READ)
 		return 0;
-	if (w->op == RXC_REQ_READ)
-		return w->length > off ? w->length - off : 0;
 	return rxc_req_payload(w, off, mtu);
 }
 
