@@ -466,6 +466,29 @@ drop_first_copy() {
 			action gact drop random determ pass 2
 }
 
+# hold_packet DEV OPCODE PSN DELAY [PREFIX...]: on DEV's egress (run
+# behind PREFIX), hold the IPv4 RoCEv2 packets with that BTH opcode and
+# PSN back by DELAY (netem in the third band of a prio qdisc, which a u32
+# filter sends them to); every other packet passes at once.  Fails where
+# tc lacks prio, netem or u32.  held_packets DEV [PREFIX...] counts them.
+hold_packet() {
+	local dev=$1 op=$2 psn=$3 delay=$4
+	shift 4
+	modprobe -a sch_prio sch_netem cls_u32 2>/dev/null || true
+	"$@" $TC qdisc add dev "$dev" root handle 1: prio &&
+		"$@" $TC qdisc add dev "$dev" parent 1:3 handle 30: \
+			netem delay "$delay" &&
+		"$@" $TC filter add dev "$dev" parent 1: protocol ip u32 \
+			match ip dport 4791 0xffff match u8 "$op" 0xff at 28 \
+			match u32 "$psn" 0x00ffffff at 36 flowid 1:3
+}
+held_packets() {
+	local dev=$1
+	shift
+	"$@" $TC -s qdisc show dev "$dev" |
+		awk '/^qdisc netem 30:/ { f = 1 } f && /Sent/ { print $4; exit }'
+}
+
 # dropped_copies DEV [PREFIX...]: packets drop_first_copy dropped on DEV
 dropped_copies() {
 	local dev=$1

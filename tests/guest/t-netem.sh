@@ -64,10 +64,12 @@ netem_link on "${fwd[*]}" "${back[*]}"
 n=$((mib * 256))
 # xfer NAME SECS MARGIN OP SIZE COUNT: rc_xfer at both ends for SECS,
 # each giving up MARGIN seconds before that; every byte checked.
+# XFER_OPTS adds options of rc_xfer's own.
 xfer() {
 	local name=$1 t=$2 margin=$3 op=$4 size=$5 count=$6 args
+	# shellcheck disable=SC2206 # a word list, split on purpose
 	args=(-p "$PORT" -o "$op" -s "$size" -n "$count" -w "$win" -t "$tmo"
-	      -T $(((t - margin) * SLOW)))
+	      -T $(((t - margin) * SLOW)) ${XFER_OPTS:-})
 	PAIR_SECS=$t pair "$name" chk_xfer -- \
 		"$XFER" -d "$SRV_DEV" -g "$SRV_GID" "${args[@]}" -- \
 		"$XFER" -d "$CLI_DEV" -g "$CLI_GID" "${args[@]}" "$SRV_IP"
@@ -209,5 +211,31 @@ paced() {
 		test "${d[$CLI_DEV/pace_waits]}" -gt 0
 }
 paced
+
+# One late answer must not wedge the QP behind it.  The server holds
+# back the response to the client's first read (READ_RESPONSE_ONLY, 0x10,
+# at PSN 0x1000) by 0.9 s, within the local ACK timeout (exponent 18:
+# 1.07 s), so the client's first round trip measures 0.9 s.  Two 16 MiB
+# reads follow.  The pace once charged each read its whole length at
+# that round trip's rate, about three minutes of debt, and the second
+# read waited for all of it; now a read pays as its responses arrive, no
+# debt runs past a window's time, and the round trip paced over is at
+# most 10 ms.
+late_first_answer() {
+	local took name="rc_xfer: 2 RDMA READs of 16 MiB after one answer 0.9 s late"
+	if ! hold_packet veth1 0x10 0x1000 900ms "${SRV[@]}"; then
+		skip "$name" "no tc prio, netem or u32 here"
+		return 0
+	fi
+	XFER_OPTS=-r win=1 tmo=18 xfer "$name" 60 20 read $((16 << 20)) 2
+	took=$(sed -n 's/^rc_xfer: the first read took \([0-9.]*\) s$/\1/p' \
+		"$PAIR_LOGS/$PAIR_SEQ-cli.log")
+	check "the server held the first read's answer back" \
+		test "$(held_packets veth1 "${SRV[@]}")" -ge 1
+	check "the first read took at least 0.8 s (${took:-no figure})" \
+		awk -v t="${took:-0}" 'BEGIN { exit !(t >= 0.8) }'
+	run "remove the prio qdisc" 30 "${SRV[@]}" $TC qdisc del dev veth1 root
+}
+late_first_answer
 
 peer_down

@@ -3,7 +3,7 @@
  * rc_xfer: an RC transfer in which every byte is verified.
  *
  *   rc_xfer -d DEV [-g GID] [-p PORT] [-s SIZE] [-n COUNT] [-w WINDOW]
- *           [-o send|write|read|atomic] [-m MTU] [-t TIMEOUT]
+ *           [-o send|write|read|atomic] [-m MTU] [-t TIMEOUT] [-r]
  *           [-T SECS]                                          server
  *   rc_xfer ... HOST                                          client
  *
@@ -34,6 +34,11 @@
  * the port's active MTU.  -t sets the QP's local ACK timeout, 4.096 us
  * times 2^TIMEOUT (1 to 31, default 14: 67 ms): on a very lossy link
  * most of the time goes into waiting for it.
+ *
+ * -r makes the client's first operation, before the transfer, a 1-byte
+ * RDMA READ of the server's buffer: its lone response (PSN 0x1000) is
+ * the QP's first timed round trip, which a test can hold back to see
+ * what a late answer does to the transfer behind it (t-netem.sh).
  *
  * ibv_rc_pingpong -c only checks one byte per page, which is why the
  * guest tests use this for lossy links and interoperability
@@ -102,6 +107,7 @@ static struct {
 	enum xfer_op op;
 	enum ibv_mtu mtu;	/* 0: the port's active MTU */
 	uint8_t timeout;	/* local ACK timeout exponent */
+	bool read_first;	/* -r: one 1-byte READ before the transfer */
 	int secs;
 } opt = {
 	.gid = 1, .port = 18700, .size = 65536, .count = 16, .window = 16,
@@ -329,7 +335,7 @@ static void usage(void)
 	fprintf(stderr,
 		"usage: rc_xfer -d DEV [-g GID] [-p PORT] [-s SIZE] [-n COUNT]\n"
 		"               [-w WINDOW] [-o send|write|read|atomic] [-m MTU]\n"
-		"               [-t TIMEOUT] [-T SECS] [HOST]\n");
+		"               [-t TIMEOUT] [-r] [-T SECS] [HOST]\n");
 	exit(2);
 }
 
@@ -363,7 +369,7 @@ static void parse(int argc, char **argv)
 {
 	int c;
 
-	while ((c = getopt(argc, argv, "d:g:p:s:n:w:o:m:t:T:")) != -1) {
+	while ((c = getopt(argc, argv, "d:g:p:s:n:w:o:m:t:T:r")) != -1) {
 		switch (c) {
 		case 'd':
 			opt.dev = optarg;
@@ -388,6 +394,9 @@ static void parse(int argc, char **argv)
 			break;
 		case 'T':
 			opt.secs = atoi(optarg);
+			break;
+		case 'r':
+			opt.read_first = true;
 			break;
 		case 'o':
 			parse_op(optarg);
@@ -478,15 +487,21 @@ static void teardown(struct xfer *x)
 	close(x->fd);
 }
 
-static int poll_some(struct xfer *x, struct ibv_wc *wc)
+/* Up to @max completions into @wc, within the deadline. */
+static int poll_some_n(struct xfer *x, struct ibv_wc *wc, int max)
 {
 	int n;
 
 	check_deadline();
-	n = ibv_poll_cq(x->cq, 16, wc);
+	n = ibv_poll_cq(x->cq, max, wc);
 	if (n < 0)
 		die("ibv_poll_cq failed");
 	return n;
+}
+
+static int poll_some(struct xfer *x, struct ibv_wc *wc)
+{
+	return poll_some_n(x, wc, 16);
 }
 
 static uint8_t *slot_addr(struct xfer *x, uint32_t slot)
@@ -670,6 +685,32 @@ static void check_fetched(struct xfer *x, uint32_t msg, uint32_t slot)
 	x->res.received++;
 }
 
+/*
+ * -r: one 1-byte RDMA READ of the server's buffer into slot 0, which the
+ * transfer fills again before it uses it; waits for it and says how long
+ * it took.
+ */
+static void read_first(struct xfer *x)
+{
+	struct ibv_sge sge = { (uintptr_t)x->buf, 1, x->mr->lkey };
+	struct ibv_send_wr wr = {
+		.wr_id = UINT64_MAX, .sg_list = &sge, .num_sge = 1,
+		.opcode = IBV_WR_RDMA_READ, .send_flags = IBV_SEND_SIGNALED,
+	}, *bad;
+	double t0 = elapsed();
+	struct ibv_wc wc;
+
+	wr.wr.rdma.rkey = x->peer.rkey;
+	wr.wr.rdma.remote_addr = x->peer.addr;
+	if (ibv_post_send(x->qp, &wr, &bad))
+		die("ibv_post_send failed");
+	while (!poll_some_n(x, &wc, 1))
+		;
+	if (wc.status != IBV_WC_SUCCESS || wc.wr_id != UINT64_MAX)
+		die("the first read: %s", ibv_wc_status_str(wc.status));
+	printf("rc_xfer: the first read took %.3f s\n", elapsed() - t0);
+}
+
 /* Client: fill a slot, post it, check and reuse it once it completed. */
 static void run_initiator(struct xfer *x)
 {
@@ -679,6 +720,8 @@ static void run_initiator(struct xfer *x)
 	int n, i;
 
 	xchg(x->fd, NULL, &x->peer, sizeof(x->peer));
+	if (opt.read_first)
+		read_first(x);
 	while (done < opt.count) {
 		for (; posted < opt.count && posted - done < opt.window; posted++)
 			post_op(x, posted, posted % opt.window);
