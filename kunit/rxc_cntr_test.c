@@ -2,10 +2,12 @@
 /*
  * Completion counters: which operation bit counts a completion, what it
  * adds, how values wrap, the attach mask checks and rules on one QP's
- * table, the wait condition, remote counting and buffer descriptors.
+ * table, the wait condition, remote counting, buffer descriptors, and
+ * a counter that WAIT can find being one that device removal can wake.
  */
 #include <kunit/test.h>
 
+#include "rxc.h"
 #include "counters/rxc_cntr.h"
 
 static void op_bit_maps_sends_receives_writes_and_reads(struct kunit *test)
@@ -239,6 +241,81 @@ static void attach_counts_one_use_per_qp_and_detach_drops_it(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, atomic_read(uses), 0);
 }
 
+/* A device with nothing but its counter list, and a context's pool. */
+struct fake_cntr_env {
+	struct rxc_dev *rxc;
+	struct rxc_cntr_pool pool;
+};
+
+static void fake_cntr_env_init(struct kunit *test, struct fake_cntr_env *env)
+{
+	env->rxc = kunit_kzalloc(test, sizeof(*env->rxc), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, env->rxc);
+	mutex_init(&env->rxc->cntr_lock);
+	INIT_LIST_HEAD(&env->rxc->cntr_list);
+	rxc_cntr_pool_init(&env->pool);
+}
+
+static struct rxc_cntr *fake_cntr(struct kunit *test, struct fake_cntr_env *env)
+{
+	struct rxc_cntr *cntr = kunit_kzalloc(test, sizeof(*cntr), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, cntr);
+	cntr->rxc = env->rxc;
+	cntr->pool = &env->pool;
+	rxc_cntr_wait_init(cntr);
+	return cntr;
+}
+
+static bool cntr_listed(struct fake_cntr_env *env, struct rxc_cntr *cntr)
+{
+	struct rxc_cntr *c;
+
+	list_for_each_entry(c, &env->rxc->cntr_list, dev_entry)
+		if (c == cntr)
+			return true;
+	return false;
+}
+
+/*
+ * Device removal wakes the WAITs of the counters the device lists, so a
+ * counter that WAIT can find by its handle must be listed already.
+ * Destroy hides it from WAIT and then unlists it.
+ */
+static void a_counter_wait_can_find_is_listed_for_removal(struct kunit *test)
+{
+	struct fake_cntr_env env;
+	struct rxc_cntr *cntr;
+
+	fake_cntr_env_init(test, &env);
+	cntr = fake_cntr(test, &env);
+	KUNIT_ASSERT_EQ(test, rxc_cntr_wait_publish(cntr, 7), 0);
+	KUNIT_EXPECT_PTR_EQ(test, xa_load(&env.pool.handles, 7), (void *)cntr);
+	KUNIT_EXPECT_TRUE(test, cntr_listed(&env, cntr));
+	rxc_cntr_wait_cleanup(cntr);
+	KUNIT_EXPECT_NULL(test, xa_load(&env.pool.handles, 7));
+	KUNIT_EXPECT_TRUE(test, list_empty(&env.rxc->cntr_list));
+	rxc_cntr_pool_destroy(&env.pool);
+}
+
+/* A handle already taken fails the publish, which leaves nothing behind. */
+static void a_failed_publish_leaves_the_counter_unlisted(struct kunit *test)
+{
+	struct fake_cntr_env env;
+	struct rxc_cntr *a, *b;
+
+	fake_cntr_env_init(test, &env);
+	a = fake_cntr(test, &env);
+	b = fake_cntr(test, &env);
+	KUNIT_ASSERT_EQ(test, rxc_cntr_wait_publish(a, 7), 0);
+	KUNIT_EXPECT_EQ(test, rxc_cntr_wait_publish(b, 7), -EBUSY);
+	KUNIT_EXPECT_FALSE(test, cntr_listed(&env, b));
+	KUNIT_EXPECT_TRUE(test, cntr_listed(&env, a));
+	KUNIT_EXPECT_PTR_EQ(test, xa_load(&env.pool.handles, 7), (void *)a);
+	rxc_cntr_wait_cleanup(a);
+	rxc_cntr_pool_destroy(&env.pool);
+}
+
 static struct kunit_case rxc_cntr_cases[] = {
 	KUNIT_CASE(op_bit_maps_sends_receives_writes_and_reads),
 	KUNIT_CASE(op_bit_counts_atomics_as_reads),
@@ -256,6 +333,8 @@ static struct kunit_case rxc_cntr_cases[] = {
 	KUNIT_CASE(buffer_desc_check_rejects_flags_types_misalignment_and_short),
 	KUNIT_CASE(attach_fails_with_ebusy_when_masks_overlap),
 	KUNIT_CASE(attach_counts_one_use_per_qp_and_detach_drops_it),
+	KUNIT_CASE(a_counter_wait_can_find_is_listed_for_removal),
+	KUNIT_CASE(a_failed_publish_leaves_the_counter_unlisted),
 	{}
 };
 

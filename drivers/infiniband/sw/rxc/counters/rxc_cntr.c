@@ -233,6 +233,7 @@ void rxc_cntr_pool_init(struct rxc_cntr_pool *pool)
 	INIT_LIST_HEAD(&pool->pages);
 	xa_init(&pool->handles);
 }
+EXPORT_SYMBOL_IF_KUNIT(rxc_cntr_pool_init);
 
 /* Core destroys every counter before the context that holds its page. */
 void rxc_cntr_pool_destroy(struct rxc_cntr_pool *pool)
@@ -242,6 +243,7 @@ void rxc_cntr_pool_destroy(struct rxc_cntr_pool *pool)
 	xa_destroy(&pool->handles);
 	mutex_destroy(&pool->lock);
 }
+EXPORT_SYMBOL_IF_KUNIT(rxc_cntr_pool_destroy);
 
 static struct rxc_cntr_page *rxc_cntr_page_alloc(struct ib_ucontext *uctx)
 {
@@ -444,10 +446,6 @@ static int rxc_create_comp_cntr(struct ib_comp_cntr *ibcc,
 	err = rxc_cntr_wait_publish(cntr, ibcc->uobject->id);
 	if (err)
 		goto err_err;
-
-	mutex_lock(&rxc->cntr_lock);
-	list_add_tail(&cntr->dev_entry, &rxc->cntr_list);
-	mutex_unlock(&rxc->cntr_lock);
 	rxc_stat_inc(rxc, RXC_STAT_COMP_CNTR_CREATED);
 	return 0;
 
@@ -473,10 +471,6 @@ static int rxc_destroy_comp_cntr(struct ib_comp_cntr *ibcc)
 	 */
 	if (atomic_read(ib_comp_cntr_usecnt(ibcc)))
 		return -EBUSY;
-
-	mutex_lock(&rxc->cntr_lock);
-	list_del(&cntr->dev_entry);
-	mutex_unlock(&rxc->cntr_lock);
 
 	rxc_cntr_wait_cleanup(cntr);
 	rxc_cntr_mem_release(&cntr->err);

@@ -73,13 +73,44 @@ void rxc_cntr_wait_init(struct rxc_cntr *cntr)
 	spin_lock_init(&cntr->notify_lock);
 	memset(&cntr->notify, 0, sizeof(cntr->notify));
 }
+EXPORT_SYMBOL_IF_KUNIT(rxc_cntr_wait_init);
 
-/* The last step of create: WAIT can find the counter by @handle now. */
+/* Lists @cntr on its device, or takes it off: for removal and debugfs. */
+static void rxc_cntr_list(struct rxc_cntr *cntr, bool on)
+{
+	struct rxc_dev *rxc = cntr->rxc;
+
+	mutex_lock(&rxc->cntr_lock);
+	if (on)
+		list_add_tail(&cntr->dev_entry, &rxc->cntr_list);
+	else
+		list_del(&cntr->dev_entry);
+	mutex_unlock(&rxc->cntr_lock);
+}
+
+/**
+ * rxc_cntr_wait_publish - the last step of create: WAIT can find @cntr
+ * @cntr: the counter
+ * @handle: its uobject handle
+ *
+ * The device lists it first: device removal wakes the WAITs of the
+ * counters it lists, and a WAIT that found a counter not yet listed
+ * would sleep through the removal.  Process context.
+ *
+ * Return: 0, or the errno of a failed insert (then it is not listed).
+ */
 int rxc_cntr_wait_publish(struct rxc_cntr *cntr, u32 handle)
 {
+	int err;
+
 	cntr->handle = handle;
-	return xa_insert(&cntr->pool->handles, handle, cntr, GFP_KERNEL_ACCOUNT);
+	rxc_cntr_list(cntr, true);
+	err = xa_insert(&cntr->pool->handles, handle, cntr, GFP_KERNEL_ACCOUNT);
+	if (err)
+		rxc_cntr_list(cntr, false);
+	return err;
 }
+EXPORT_SYMBOL_IF_KUNIT(rxc_cntr_wait_publish);
 
 /* A WAIT takes the counter named @handle, if it is still there. */
 static struct rxc_cntr *rxc_cntr_wait_get(struct rxc_cntr_pool *pool,
@@ -106,7 +137,8 @@ static void rxc_cntr_wait_put(struct rxc_cntr *cntr)
 /*
  * Counter destruction, process context: no new WAIT finds the counter
  * once it is erased; those that did are woken and leave (they sleep
- * interruptibly and test @gone), then the armed eventfd is dropped.
+ * interruptibly and test @gone), then the armed eventfd is dropped and
+ * the device stops listing it, the reverse of rxc_cntr_wait_publish().
  */
 void rxc_cntr_wait_cleanup(struct rxc_cntr *cntr)
 {
@@ -118,7 +150,9 @@ void rxc_cntr_wait_cleanup(struct rxc_cntr *cntr)
 	if (cntr->notify.ctx)
 		eventfd_ctx_put(cntr->notify.ctx);
 	cntr->notify.ctx = NULL;
+	rxc_cntr_list(cntr, false);
 }
+EXPORT_SYMBOL_IF_KUNIT(rxc_cntr_wait_cleanup);
 
 /* Signal the armed eventfd if its condition holds; notify_lock held. */
 static void rxc_cntr_notify_fire(struct rxc_cntr *cntr)
