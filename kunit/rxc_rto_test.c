@@ -13,7 +13,7 @@
 /* Time PSN @psn, sent at @sent_ms and acknowledged at @acked_ms. */
 static void rto_time(struct rxc_rto *r, u32 psn, u64 sent_ms, u64 acked_ms)
 {
-	rxc_rto_sent(r, psn, sent_ms * MS, 0);
+	rxc_rto_sent(r, psn, sent_ms * MS);
 	rxc_rto_acked(r, psn + 1, acked_ms * MS);
 }
 
@@ -22,7 +22,7 @@ static void no_probe_before_the_first_sample(struct kunit *test)
 	struct rxc_rto r = {};
 
 	KUNIT_EXPECT_EQ(test, rxc_rto_probe_us(&r), 0U);
-	rxc_rto_sent(&r, 100, 0, 0);
+	rxc_rto_sent(&r, 100, 0);
 	KUNIT_EXPECT_EQ(test, rxc_rto_probe_us(&r), 0U);
 }
 
@@ -52,8 +52,8 @@ static void one_psn_is_timed_at_a_time(struct kunit *test)
 {
 	struct rxc_rto r = {};
 
-	rxc_rto_sent(&r, 100, 0, 0);
-	rxc_rto_sent(&r, 101, 5 * MS, 0);		/* not timed */
+	rxc_rto_sent(&r, 100, 0);
+	rxc_rto_sent(&r, 101, 5 * MS);		/* not timed */
 	rxc_rto_acked(&r, 100, 6 * MS);		/* 100 not yet acknowledged */
 	KUNIT_EXPECT_EQ(test, r.srtt_us, 0U);
 	rxc_rto_acked(&r, 102, 20 * MS);
@@ -64,7 +64,7 @@ static void a_resend_is_never_a_sample(struct kunit *test)
 {
 	struct rxc_rto r = {};
 
-	rxc_rto_sent(&r, 100, 0, 0);
+	rxc_rto_sent(&r, 100, 0);
 	rxc_rto_rewound(&r);
 	rxc_rto_acked(&r, 101, 70 * MS);
 	KUNIT_EXPECT_EQ(test, r.srtt_us, 0U);
@@ -96,7 +96,7 @@ static void samples_wrap_with_the_psn(struct kunit *test)
 {
 	struct rxc_rto r = {};
 
-	rxc_rto_sent(&r, 0xffffff, 0, 0);
+	rxc_rto_sent(&r, 0xffffff, 0);
 	rxc_rto_acked(&r, 0xffffff, 1 * MS);
 	KUNIT_EXPECT_EQ(test, r.srtt_us, 0U);
 	rxc_rto_acked(&r, 0x000000, 3 * MS);
@@ -146,9 +146,9 @@ static void the_clock_matters_only_at_a_samples_start_or_end(struct kunit *test)
 
 	KUNIT_EXPECT_TRUE(test, rxc_rto_idle(&r));
 	KUNIT_EXPECT_FALSE(test, rxc_rto_sample_done(&r, 101));
-	rxc_rto_sent(&r, 100, 1 * MS, 0);
+	rxc_rto_sent(&r, 100, 1 * MS);
 	KUNIT_EXPECT_FALSE(test, rxc_rto_idle(&r));
-	rxc_rto_sent(&r, 101, U64_MAX, 0);
+	rxc_rto_sent(&r, 101, U64_MAX);
 	KUNIT_EXPECT_FALSE(test, rxc_rto_sample_done(&r, 100));
 	rxc_rto_acked(&r, 100, U64_MAX);
 	KUNIT_EXPECT_EQ(test, r.srtt_us, 0U);

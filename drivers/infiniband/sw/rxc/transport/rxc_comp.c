@@ -9,7 +9,7 @@
  *
  * Runs in the QP task only (rxc_task.c).
  */
-#include <linux/sched/clock.h>
+#include <linux/ktime.h>
 
 #include "rxc.h"
 #include "rxc_opcode.h"
@@ -38,13 +38,8 @@ static void rxc_comp_progress(struct rxc_qp *qp, u32 una)
 	if (acked > 0) {
 		req->una = una;
 		rxc_cwnd_acked(&req->cwnd, una, acked);
-		/*
-		 * A clock read per ACK showed in the profile of small reads.
-		 * The clock is the one that started the sample: this CPU's
-		 * may lag it (rxc_rto.h).
-		 */
-		now = rxc_rto_sample_done(&req->rto, una) ?
-		      cpu_clock(req->rto.sample_cpu) : 0;
+		/* A clock read per ACK showed in the profile of small reads. */
+		now = rxc_rto_sample_done(&req->rto, una) ? ktime_get_ns() : 0;
 		rxc_rto_acked(&req->rto, una, now);
 	}
 	req->retry_left = qp->attr.retry_cnt;

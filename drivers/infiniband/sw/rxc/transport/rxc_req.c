@@ -507,8 +507,7 @@ static bool rxc_req_send_pkt(struct rxc_qp *qp, struct rxc_swqe *w,
 	if (rxc_psn_diff(at->psn, req->max_psn) < 0)
 		rxc_stat_inc(rxc, RXC_STAT_RETRANSMITS);
 	else if (ackreq && rxc_rto_idle(&req->rto))
-		rxc_rto_sent(&req->rto, at->psn, local_clock(),
-			     raw_smp_processor_id());
+		rxc_rto_sent(&req->rto, at->psn, ktime_get_ns());
 	rxc_qp_send_pkt(qp, rxc_swqe_av(qp, w), skb, batch);
 	return true;
 }

@@ -32,17 +32,15 @@
  * rxc_rto_sent - @psn goes out for the first time at @now_ns
  * @r: the estimate
  * @psn: its PSN
- * @now_ns: local_clock(); read only if rxc_rto_idle()
- * @cpu: the CPU whose clock @now_ns is
+ * @now_ns: ktime_get_ns(); read only if rxc_rto_idle()
  */
-void rxc_rto_sent(struct rxc_rto *r, u32 psn, u64 now_ns, int cpu)
+void rxc_rto_sent(struct rxc_rto *r, u32 psn, u64 now_ns)
 {
 	if (!rxc_rto_idle(r))
 		return;
 	r->sampling = true;
 	r->sample_psn = psn;
 	r->sample_ns = now_ns;
-	r->sample_cpu = cpu;
 }
 EXPORT_SYMBOL_IF_KUNIT(rxc_rto_sent);
 
@@ -80,8 +78,7 @@ EXPORT_SYMBOL_IF_KUNIT(rxc_rto_sample_done);
  * rxc_rto_acked - everything before @una is acknowledged, at @now_ns
  * @r: the estimate
  * @una: the oldest PSN now unacknowledged
- * @now_ns: cpu_clock() of the sample's CPU; read only if
- *	    rxc_rto_sample_done()
+ * @now_ns: ktime_get_ns(); read only if rxc_rto_sample_done()
  *
  * Progress: the next probe waits the base time again.  A clock that ran
  * backwards gives no sample: the difference would wrap to an hour's

@@ -14,10 +14,11 @@
 
 /**
  * struct rxc_rto - round-trip estimate of an RC requester (QP task only)
- * @sample_ns: local_clock() when @sample_psn first went out
- * @sample_cpu: the CPU that read it.  Only that CPU's clock ends the
- *		sample (cpu_clock()): where the TSCs are not synchronized,
- *		the local_clock() of two CPUs differ by up to a tick
+ * @sample_ns: ktime_get_ns() when @sample_psn first went out.  Not
+ *	       local_clock(): the ACK may be taken on another CPU, and where
+ *	       the TSCs are not synchronized each CPU's local_clock() runs
+ *	       on its own, and cpu_clock() of a remote CPU returns the
+ *	       later of the two CPUs' clocks
  * @sample_psn: the PSN being timed
  * @sampling: @sample_psn is being timed; a resend stops it (Karn)
  * @srtt_us: smoothed round trip, 0 before the first sample
@@ -26,7 +27,6 @@
  */
 struct rxc_rto {
 	u64 sample_ns;
-	int sample_cpu;
 	u32 sample_psn;
 	bool sampling;
 	u32 srtt_us;
@@ -41,7 +41,7 @@ enum rxc_rto_action {
 	RXC_RTO_TIMEOUT,	/* local ACK timeout: resend, spend a retry */
 };
 
-void rxc_rto_sent(struct rxc_rto *r, u32 psn, u64 now_ns, int cpu);
+void rxc_rto_sent(struct rxc_rto *r, u32 psn, u64 now_ns);
 bool rxc_rto_sample_done(const struct rxc_rto *r, u32 una);
 void rxc_rto_acked(struct rxc_rto *r, u32 una, u64 now_ns);
 void rxc_rto_rewound(struct rxc_rto *r);

@@ -622,6 +622,15 @@ static void rxc_qp_stream_placed(struct rxc_qp *qp)
  * not.  Every other doorbell runs the transport here and now, for the
  * lowest latency.  Gaps are timed from the end of a doorbell, so that a
  * slow inline run does not hide a stream.
+ *
+ * The gap subtracts local_clock() readings that two CPUs may have taken,
+ * as the poster moves between them, and where the TSCs are not
+ * synchronized those clocks disagree by up to a tick.  That is safe
+ * because the gap only chooses where the transport runs, never what it
+ * does: a gap read too long runs the doorbell inline (as does a negative
+ * one, which wraps), and one read too short hands it to the stream work
+ * item.  Every RC timing that decides what goes on the wire (round
+ * trips, the pace) reads ktime_get_ns() instead.
  */
 void rxc_qp_doorbell(struct rxc_qp *qp)
 {
