@@ -193,6 +193,8 @@ tap_of() {
 	return 0
 }
 
+tap_of "vdiff's comparison ignores when a completion was polled" "$repo/tests/host/t-diff-compare.sh"
+
 # librxc (userspace/): built here for the guest's t-userspace group; its
 # ABI test, header-deferral check and man page check need no device.
 if [ -f "$repo/userspace/Makefile" ]; then

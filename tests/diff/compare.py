@@ -8,6 +8,13 @@
       the known-differences files (rdma_rxe's documented bugs and limits);
       the rest are printed with their seed.  Exits 1 if any is left.
 
+      The step in which a completion was polled is not compared: a step
+      that something made fail waits only for its CQs to stay quiet a
+      while, and on a loaded host a completion may come after that, in
+      the next step.  Each CQ's completions are compared in their order
+      instead, so a lost, extra, altered or reordered completion still
+      differs, and so does a step whose awaited completion never came.
+
   compare.py minimize VDIFF SEED REF_A REF_B CAND_A CAND_B [--quiet MS]
                       [--gen-opt OPT]
       Re-runs SEED on both sides of the comparison, drops every step whose
@@ -39,6 +46,25 @@ def split_seeds(path):
     return seeds
 
 
+COMPLETION = re.compile(r"^  ([AB]) (sq|rq) ")
+
+
+def by_cq(trace):
+    """TRACE with its completions taken out of the steps they were polled
+    in and listed at the end, CQ by CQ, each CQ's in the order polled."""
+    rest, cqs = [], {}
+    for line in trace:
+        m = COMPLETION.match(line)
+        if m:
+            cqs.setdefault(m.groups(), []).append(line)
+        else:
+            rest.append(line)
+    for cq in sorted(cqs):
+        rest.append("completions %s %s" % cq)
+        rest.extend(cqs[cq])
+    return rest
+
+
 def load_known(paths):
     """{'line': [(regex, reason)], 'ref': [...], 'cand': [...]} from FILEs.
 
@@ -65,8 +91,10 @@ def load_known(paths):
 
 
 def differences(ref, cand):
-    """The -/+ lines of a unified diff of two traces, headers left out."""
-    return [d for d in difflib.unified_diff(ref, cand, lineterm="", n=0)
+    """The -/+ lines of a unified diff of two traces, headers left out,
+    completions compared CQ by CQ (by_cq())."""
+    return [d for d in difflib.unified_diff(by_cq(ref), by_cq(cand),
+                                            lineterm="", n=0)
             if d[:1] in "-+" and not d.startswith(("---", "+++"))]
 
 
