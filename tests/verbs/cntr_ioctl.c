@@ -182,14 +182,19 @@ int qp_attach(struct ibv_context *ctx, struct ibv_qp *qp,
 	return ioc_run(ctx, &c);
 }
 
-int cntr_wait(struct ibv_context *ctx, const struct cntr *cntr,
-	      uint64_t threshold, const uint64_t *err_base,
-	      uint32_t timeout_ms, uint64_t *comp, uint64_t *err)
+/* @rxc10: the handle as rxc 1.0's librxc sent it, an IDR attribute's. */
+static int cntr_wait_as(struct ibv_context *ctx, const struct cntr *cntr,
+			uint64_t threshold, const uint64_t *err_base,
+			uint32_t timeout_ms, uint64_t *comp, uint64_t *err,
+			bool rxc10)
 {
 	struct ioc c;
 
 	ioc_init(&c, UVERBS_OBJECT_COMP_CNTR, RXC_METHOD_COMP_CNTR_WAIT);
-	ioc_u32(&c, RXC_ATTR_COMP_CNTR_WAIT_HANDLE, cntr->handle);
+	if (rxc10)
+		ioc_idr(&c, RXC_ATTR_COMP_CNTR_WAIT_HANDLE, cntr->handle);
+	else
+		ioc_u32(&c, RXC_ATTR_COMP_CNTR_WAIT_HANDLE, cntr->handle);
 	ioc_u64(&c, RXC_ATTR_COMP_CNTR_WAIT_THRESHOLD, threshold);
 	if (err_base)
 		ioc_u64(&c, RXC_ATTR_COMP_CNTR_WAIT_ERR_BASE, *err_base);
@@ -201,6 +206,21 @@ int cntr_wait(struct ibv_context *ctx, const struct cntr *cntr,
 		ioc_ptr(&c, RXC_ATTR_COMP_CNTR_WAIT_ERR_VALUE, err,
 			sizeof(*err));
 	return ioc_run(ctx, &c);
+}
+
+int cntr_wait(struct ibv_context *ctx, const struct cntr *cntr,
+	      uint64_t threshold, const uint64_t *err_base,
+	      uint32_t timeout_ms, uint64_t *comp, uint64_t *err)
+{
+	return cntr_wait_as(ctx, cntr, threshold, err_base, timeout_ms, comp,
+			    err, false);
+}
+
+int cntr_wait_rxc10(struct ibv_context *ctx, const struct cntr *cntr,
+		    uint64_t threshold, uint32_t timeout_ms, uint64_t *comp)
+{
+	return cntr_wait_as(ctx, cntr, threshold, NULL, timeout_ms, comp, NULL,
+			    true);
 }
 
 int cntr_notify(struct ibv_context *ctx, const struct cntr *cntr, int32_t fd,

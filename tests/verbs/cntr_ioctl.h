@@ -64,6 +64,9 @@ int cntr_wait(struct ibv_context *ctx, const struct cntr *cntr,
 	      uint64_t threshold, const uint64_t *err_base,
 	      uint32_t timeout_ms, uint64_t *comp, uint64_t *err);
 /* RXC_METHOD_COMP_CNTR_NOTIFY; @threshold NULL leaves it out. */
+/* WAIT as rxc 1.0's librxc sent it: the handle in an IDR attribute's form. */
+int cntr_wait_rxc10(struct ibv_context *ctx, const struct cntr *cntr,
+		    uint64_t threshold, uint32_t timeout_ms, uint64_t *comp);
 int cntr_notify(struct ibv_context *ctx, const struct cntr *cntr, int32_t fd,
 		const uint64_t *threshold, const uint64_t *err_base);
 

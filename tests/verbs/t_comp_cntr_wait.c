@@ -241,10 +241,11 @@ static void *meddle_later(void *arg)
 
 /*
  * Run @what in another thread while this one waits for a threshold of
- * CREDITS; the wait's errno.  Whatever the other thread called worked.
+ * CREDITS, with the handle in rxc 1.0's form if @rxc10; the wait's
+ * errno.  Whatever the other thread called worked.
  */
 static int wait_while_meddled(struct test_env *env, struct cntr *cntr,
-			      enum meddle what, uint64_t *comp)
+			      enum meddle what, uint64_t *comp, bool rxc10)
 {
 	struct meddler m = { gettid(), env->ctx, cntr, what, 0 };
 	pthread_t t;
@@ -254,8 +255,10 @@ static int wait_while_meddled(struct test_env *env, struct cntr *cntr,
 	if (!CHECK_OK(pthread_create(&t, NULL, meddle_later, &m)))
 		return -1;
 	t0 = now_ms();
-	rc = cntr_wait(env->ctx, cntr, CREDITS, NULL, TEST_TIMEOUT_MS, comp,
-		       NULL);
+	rc = rxc10 ? cntr_wait_rxc10(env->ctx, cntr, CREDITS, TEST_TIMEOUT_MS,
+				     comp) :
+		     cntr_wait(env->ctx, cntr, CREDITS, NULL, TEST_TIMEOUT_MS,
+			       comp, NULL);
 	CHECK_LE(now_ms() - t0, TEST_TIMEOUT_MS - 1000);
 	pthread_join(t, NULL);
 	CHECK(m.failed_rc == 0, "the other thread got %s",
@@ -275,19 +278,45 @@ static void wait_lets_another_thread_add_credits(struct test_env *env)
 
 	if (!cntr_create(env, &cntr))
 		return;
-	CHECK_OK(wait_while_meddled(env, &cntr, MEDDLE_CREDITS, &comp));
+	CHECK_OK(wait_while_meddled(env, &cntr, MEDDLE_CREDITS, &comp, false));
 	CHECK_EQ(comp, CREDITS);
 	CHECK_OK(cntr_destroy(env->ctx, &cntr));
 }
 
 /* A destroy from another thread works and ends the wait with ENOENT. */
+/*
+ * rxc 1.0's librxc sent WAIT's handle in an IDR attribute's form (no
+ * length, the number in data), and a program linked against it still
+ * runs: one that set a counter to 5 and waited for 3 got EINVAL from
+ * the modules that took only a u32.  The old form gets the new
+ * semantics: another thread's increments go ahead during the wait.
+ */
+static void wait_takes_the_handle_in_rxc_1_0s_form_too(struct test_env *env)
+{
+	uint64_t comp = ~0ull;
+	struct cntr cntr;
+
+	if (!cntr_create(env, &cntr))
+		return;
+	CHECK_OK(cntr_modify(env->ctx, &cntr, ENTRY_COMP, OP_SET, 5));
+	CHECK_OK(cntr_wait_rxc10(env->ctx, &cntr, 3, 0, &comp));
+	CHECK_EQ(comp, 5);
+	CHECK_RC(cntr_wait_rxc10(env->ctx, &cntr, 6, 50, &comp), ETIMEDOUT);
+	CHECK_EQ(comp, 5);
+	CHECK_OK(cntr_modify(env->ctx, &cntr, ENTRY_COMP, OP_SET, 0));
+	CHECK_OK(wait_while_meddled(env, &cntr, MEDDLE_CREDITS, &comp, true));
+	CHECK_EQ(comp, CREDITS);
+	CHECK_OK(cntr_destroy(env->ctx, &cntr));
+}
+
 static void destroy_during_a_wait_ends_it_with_enoent(struct test_env *env)
 {
 	struct cntr cntr;
 
 	if (!cntr_create(env, &cntr))
 		return;
-	CHECK_RC(wait_while_meddled(env, &cntr, MEDDLE_DESTROY, NULL), ENOENT);
+	CHECK_RC(wait_while_meddled(env, &cntr, MEDDLE_DESTROY, NULL, false),
+		 ENOENT);
 	/* The handle names nothing now. */
 	CHECK_RC(cntr_wait(env->ctx, &cntr, 1, NULL, 0, NULL, NULL), ENOENT);
 }
@@ -504,6 +533,7 @@ static const struct test_case tests[] = {
 	TEST_CASE(wait_is_woken_by_errors_the_kernel_counts_in_another_thread),
 	TEST_CASE(wait_fails_with_eintr_when_a_signal_arrives),
 	TEST_CASE(wait_lets_another_thread_add_credits),
+	TEST_CASE(wait_takes_the_handle_in_rxc_1_0s_form_too),
 	TEST_CASE(destroy_during_a_wait_ends_it_with_enoent),
 	TEST_CASE(wait_on_another_contexts_handle_fails_with_enoent),
 	TEST_CASE(notify_signals_the_eventfd_once_per_arming),

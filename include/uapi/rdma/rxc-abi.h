@@ -63,7 +63,10 @@ struct rxc_comp_cntr_create_resp {
  * WAIT names the counter by its handle as a plain u32, not as an IDR
  * attribute, so that it does not hold the counter's object while it
  * sleeps: MODIFY, READ and DESTROY work meanwhile, and a DESTROY ends the
- * wait with ENOENT.
+ * wait with ENOENT.  rxc 1.0 took an IDR attribute there, which its
+ * librxc sends with no length and the handle in the attribute's data;
+ * the kernel still takes that form, with the new semantics, and it is
+ * the one form every rxc kernel takes.
  */
 enum rxc_comp_cntr_methods {
 	RXC_METHOD_COMP_CNTR_WAIT = (1U << UVERBS_ID_NS_SHIFT),
@@ -71,7 +74,7 @@ enum rxc_comp_cntr_methods {
 };
 
 enum rxc_comp_cntr_wait_attrs {
-	/* u32: the counter's handle (not an IDR attribute) */
+	/* u32: the counter's handle; or no length, the handle in data */
 	RXC_ATTR_COMP_CNTR_WAIT_HANDLE = (1U << UVERBS_ID_NS_SHIFT),
 	/* u64: return once the completion value is at least this */
 	RXC_ATTR_COMP_CNTR_WAIT_THRESHOLD,

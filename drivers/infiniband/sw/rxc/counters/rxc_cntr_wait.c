@@ -316,6 +316,29 @@ static int rxc_cntr_wait_args(struct uverbs_attr_bundle *attrs,
 				RXC_ATTR_COMP_CNTR_WAIT_ERR_BASE);
 }
 
+/*
+ * WAIT's handle, in either form of the uAPI (rxc-abi.h): a u32, or, as
+ * rxc 1.0's librxc sends it, no length and the number in the attribute's
+ * data, the encoding of an IDR attribute.
+ */
+static int rxc_cntr_wait_handle(struct uverbs_attr_bundle *attrs, u32 *handle)
+{
+	const struct uverbs_attr *attr =
+		uverbs_attr_get(attrs, RXC_ATTR_COMP_CNTR_WAIT_HANDLE);
+
+	if (IS_ERR(attr))
+		return PTR_ERR(attr);
+	if (!attr->ptr_attr.len) {
+		if (attr->ptr_attr.data > U32_MAX)
+			return -EINVAL;
+		*handle = attr->ptr_attr.data;
+		return 0;
+	}
+	if (attr->ptr_attr.len != sizeof(*handle))
+		return -EINVAL;
+	return uverbs_copy_from(handle, attrs, RXC_ATTR_COMP_CNTR_WAIT_HANDLE);
+}
+
 static int UVERBS_HANDLER(RXC_METHOD_COMP_CNTR_WAIT)(struct uverbs_attr_bundle *attrs)
 {
 	struct rxc_cntr_wait_args a;
@@ -328,7 +351,7 @@ static int UVERBS_HANDLER(RXC_METHOD_COMP_CNTR_WAIT)(struct uverbs_attr_bundle *
 	uctx = ib_uverbs_get_ucontext(attrs);
 	if (IS_ERR(uctx))
 		return PTR_ERR(uctx);
-	ret = uverbs_copy_from(&handle, attrs, RXC_ATTR_COMP_CNTR_WAIT_HANDLE);
+	ret = rxc_cntr_wait_handle(attrs, &handle);
 	if (ret)
 		return ret;
 	ret = rxc_cntr_wait_args(attrs, &a);
@@ -437,7 +460,8 @@ err_put:
  */
 DECLARE_UVERBS_NAMED_METHOD(RXC_METHOD_COMP_CNTR_WAIT,
 			    UVERBS_ATTR_PTR_IN(RXC_ATTR_COMP_CNTR_WAIT_HANDLE,
-					       UVERBS_ATTR_TYPE(u32), UA_MANDATORY),
+					       UVERBS_ATTR_SIZE(0, sizeof(u32)),
+					       UA_MANDATORY),
 			    UVERBS_ATTR_PTR_IN(RXC_ATTR_COMP_CNTR_WAIT_THRESHOLD,
 					       UVERBS_ATTR_TYPE(u64), UA_MANDATORY),
 			    UVERBS_ATTR_PTR_IN(RXC_ATTR_COMP_CNTR_WAIT_ERR_BASE,
