@@ -47,7 +47,11 @@ int rxcdv_wait_comp_cntr(struct ibv_comp_cntr *comp_cntr,
 		return EINVAL;
 
 	rxc_ioctl_init(&c, UVERBS_OBJECT_COMP_CNTR, RXC_METHOD_COMP_CNTR_WAIT);
-	rxc_ioctl_u32(&c, RXC_ATTR_COMP_CNTR_WAIT_HANDLE, comp_cntr->handle);
+	/*
+	 * The handle in an IDR attribute's form: the one every rxc kernel
+	 * takes (rxc-abi.h); the u32 form is for newer kernels only.
+	 */
+	rxc_ioctl_idr(&c, RXC_ATTR_COMP_CNTR_WAIT_HANDLE, comp_cntr->handle);
 	rxc_ioctl_u64(&c, RXC_ATTR_COMP_CNTR_WAIT_THRESHOLD, attr->threshold);
 	if (attr->comp_mask & RXCDV_COMP_CNTR_WAIT_ATTR_ERR_BASE)
 		rxc_ioctl_u64(&c, RXC_ATTR_COMP_CNTR_WAIT_ERR_BASE,
