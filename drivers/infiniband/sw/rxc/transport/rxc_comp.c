@@ -329,14 +329,28 @@ drop:
 	kfree_skb(skb);
 }
 
-/*
- * Retire finished WQEs from the head of the send queue, in order.  The
- * first one that failed moves the QP to ERR; the task flushes the rest.
- * In ERR, a WQE that finished without error is flushed too: it lies
- * behind the failure (or behind the move to ERR), and IBA completes
- * nothing behind it successfully.
+/* Is the WQE at the head of the send queue finished, to be retired? */
+static bool rxc_comp_head_done(struct rxc_qp *qp)
+{
+	return qp->sq.q.cons != qp->req.tail &&
+	       qp->req.wqe[qp->sq.q.cons].state == RXC_SWQE_DONE;
+}
+
+/**
+ * rxc_comp_retire - retire finished WQEs from the head of the send queue
+ * @qp: the QP, in its run or in the softirq that holds its claim
+ *
+ * In order, and at most RXC_RETIRE_BUDGET of them: one ACK can finish
+ * thousands of local WQEs that waited behind the request it
+ * acknowledges, and a softirq must not complete them all.  The first one
+ * that failed moves the QP to ERR; the task flushes the rest.  In ERR, a
+ * WQE that finished without error is flushed too: it lies behind the
+ * failure (or behind the move to ERR), and IBA completes nothing behind
+ * it successfully.
+ *
+ * Return: true when finished WQEs are left for another call.
  */
-void rxc_comp_retire(struct rxc_qp *qp)
+bool rxc_comp_retire(struct rxc_qp *qp)
 {
 	bool in_err = rxc_qp_state(qp) == IB_QPS_ERR;
 	struct rxc_queue *q = &qp->sq.q;
@@ -344,11 +358,15 @@ void rxc_comp_retire(struct rxc_qp *qp)
 	struct rxc_completion c = {};
 	unsigned long flags;
 	struct rxc_swqe *w;
+	int n;
 
-	while (q->cons != req->tail) {
+	for (n = 0; rxc_comp_head_done(qp); n++) {
+		if (n == RXC_RETIRE_BUDGET) {
+			rxc_stat_inc(to_rdev(qp->ibqp.device),
+				     RXC_STAT_RETIRE_HANDOFFS);
+			return true;
+		}
 		w = &req->wqe[q->cons];
-		if (w->state != RXC_SWQE_DONE)
-			break;
 		c.wr_id = w->wr_id;
 		c.status = w->status;
 		if (in_err && c.status == IB_WC_SUCCESS)
@@ -367,4 +385,5 @@ void rxc_comp_retire(struct rxc_qp *qp)
 			break;
 		}
 	}
+	return false;
 }

@@ -296,7 +296,9 @@ static bool rxc_qp_drain(struct rxc_qp *qp)
 	del_timer(&qp->req.rnr_timer);
 	hrtimer_try_to_cancel(&qp->req.pace_timer);
 
-	rxc_comp_retire(qp);
+	/* The flush starts behind what finished: the next run goes on. */
+	if (rxc_comp_retire(qp))
+		return true;
 	more = rxc_flush_sq(qp);
 	qp->req.cur = qp->sq.q.cons;
 	qp->req.tail = qp->sq.q.cons;
@@ -307,8 +309,11 @@ static bool rxc_qp_drain(struct rxc_qp *qp)
 	return more;
 }
 
-/* The completer after its packets: the timers' flags, then retiring. */
-static void rxc_task_comp_end(struct rxc_qp *qp)
+/*
+ * The completer after its packets: the timers' flags, then retiring.
+ * True when finished WQEs are left to retire (rxc_comp_retire()).
+ */
+static bool rxc_task_comp_end(struct rxc_qp *qp)
 {
 	if (test_and_clear_bit(RXC_TASK_TIMEOUT, &qp->task_flags))
 		rxc_req_timeout(qp);
@@ -316,7 +321,7 @@ static void rxc_task_comp_end(struct rxc_qp *qp)
 		rxc_req_rnr_done(qp);
 	if (test_and_clear_bit(RXC_TASK_PACE_DONE, &qp->task_flags))
 		rxc_req_pace_done(qp);
-	rxc_comp_retire(qp);
+	return rxc_comp_retire(qp);
 }
 
 /* Completer: ACKs and responses for our own requests. */
@@ -377,6 +382,7 @@ static bool rxc_task_more(struct rxc_qp *qp)
 static bool rxc_qp_pass(struct rxc_qp *qp, int *budget)
 {
 	enum ib_qp_state state = rxc_qp_state(qp);
+	bool retire_left = false;
 	int used = 0;
 
 	if (state == IB_QPS_RESET || state == IB_QPS_INIT) {
@@ -392,14 +398,20 @@ static bool rxc_qp_pass(struct rxc_qp *qp, int *budget)
 		if (rxc_qp_state(qp) != IB_QPS_ERR)
 			used += rxc_req_run(qp, max(*budget - used, 1));
 		/* UC and UD sends, and failed WQEs, finish without a reply. */
-		rxc_comp_retire(qp);
+		retire_left = rxc_comp_retire(qp);
 	}
 	*budget -= max(used, 1);
+	/*
+	 * A flush pass (RXC_FLUSH_BUDGET per queue), or a retire that spent
+	 * its budget, is a whole run: the next one runs as a work item of
+	 * its own, after whatever else waits for the CPU.
+	 */
 	if (rxc_qp_state(qp) == IB_QPS_ERR) {
-		/* A flush pass (RXC_FLUSH_BUDGET per queue) is a whole run. */
 		*budget = 0;
 		return rxc_qp_drain(qp);
 	}
+	if (retire_left)
+		*budget = 0;
 	return *budget <= 0 || rxc_task_more(qp);
 }
 
@@ -814,7 +826,8 @@ static bool rxc_qp_softirq_rd_done(struct rxc_qp *qp)
 {
 	if (rxc_qp_state(qp) != IB_QPS_ERR) {
 		rxc_req_run(qp, 1);
-		rxc_comp_retire(qp);	/* a local WQE that failed */
+		if (rxc_comp_retire(qp))	/* a local WQE that failed */
+			return true;
 	}
 	return rxc_req_ready(qp);
 }
@@ -841,8 +854,13 @@ static bool rxc_qp_softirq_pass(struct rxc_qp *qp, struct sk_buff *skb)
 
 	if (pkt->mask & RXC_OPF_RESP) {
 		rxc_comp_recv(qp, skb);
-		rxc_task_comp_end(qp);
-		more = ends_rd ? rxc_qp_softirq_rd_done(qp) : rxc_qp_sq_busy(qp);
+		/* What is left to retire is the work item's, in process context. */
+		if (rxc_task_comp_end(qp))
+			more = true;
+		else if (ends_rd)
+			more = rxc_qp_softirq_rd_done(qp);
+		else
+			more = rxc_qp_sq_busy(qp);
 	} else {
 		rxc_qp_softirq_request(qp, skb);
 	}

@@ -420,7 +420,13 @@ int rxc_fill_res_qp_entry(struct sk_buff *msg, struct ib_qp *ibqp);
 
 /* rxc_comp.c */
 void rxc_comp_recv(struct rxc_qp *qp, struct sk_buff *skb);
-void rxc_comp_retire(struct rxc_qp *qp);
+/*
+ * Finished WQEs one call retires at most: each writes a CQE, updates
+ * counters and may signal an eventfd, and a call may run in softirq.
+ */
+#define RXC_RETIRE_BUDGET	256
+
+bool rxc_comp_retire(struct rxc_qp *qp);
 
 /* rxc_resp.c */
 void rxc_resp_start(struct rxc_qp *qp);

@@ -45,6 +45,7 @@ static const struct rdma_stat_desc rxc_stat_descs[RXC_NUM_STATS] = {
 	[RXC_STAT_COMP_CNTR_NOTIFIED].name = "comp_cntr_notified",
 	[RXC_STAT_STREAMED_DOORBELLS].name = "doorbells_streamed",
 	[RXC_STAT_HELD_DOORBELLS].name = "doorbells_held",
+	[RXC_STAT_RETIRE_HANDOFFS].name = "retire_handoffs",
 };
 
 struct rdma_hw_stats *rxc_alloc_hw_port_stats(struct ib_device *ibdev,
