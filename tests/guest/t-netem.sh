@@ -238,4 +238,30 @@ late_first_answer() {
 }
 late_first_answer
 
+# Local requests complete in order behind the request before them, so an
+# ACK held back finishes thousands at once: here 4095 binds and
+# invalidations of a type 2 window behind one write, whose ACK (0x11, PSN
+# 0x1000) the server holds back while the client's requester executes
+# them.  The receive softirq that takes the ACK retires 256 and leaves
+# the rest to the QP's work item (retire_handoffs moves); every one
+# completes, successfully and in its place.
+locals_behind_a_late_ack() {
+	local name="rc_xfer: 4095 local requests behind a write whose ACK is late"
+	local -A d
+	if ! hold_packet veth1 0x11 0x1000 $((500 * SLOW))ms "${SRV[@]}"; then
+		skip "$name" "no tc prio, netem or u32 here"
+		return 0
+	fi
+	counters_snap d "$CLI_DEV" retire_handoffs
+	XFER_OPTS="-L 4095" win=1 tmo=18 xfer "$name" 120 20 write 64 1
+	counters_delta d
+	counters_show d
+	check "the server held the write's ACK back" \
+		test "$(held_packets veth1 "${SRV[@]}")" -ge 1
+	check "the retire left finished requests to a later run (retire_handoffs moved)" \
+		test "${d[$CLI_DEV/retire_handoffs]}" -gt 0
+	run "remove the prio qdisc" 30 "${SRV[@]}" $TC qdisc del dev veth1 root
+}
+locals_behind_a_late_ack
+
 peer_down

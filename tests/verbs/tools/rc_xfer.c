@@ -4,7 +4,7 @@
  *
  *   rc_xfer -d DEV [-g GID] [-p PORT] [-s SIZE] [-n COUNT] [-w WINDOW]
  *           [-o send|write|read|atomic] [-m MTU] [-t TIMEOUT] [-r]
- *           [-T SECS]                                          server
+ *           [-L LOCALS] [-T SECS]                              server
  *   rc_xfer ... HOST                                          client
  *
  * The client issues COUNT operations, keeping up to WINDOW in flight:
@@ -39,6 +39,13 @@
  * RDMA READ of the server's buffer: its lone response (PSN 0x1000) is
  * the QP's first timed round trip, which a test can hold back to see
  * what a late answer does to the transfer behind it (t-netem.sh).
+ *
+ * -L posts LOCALS local work requests behind each of the client's
+ * operations, in the same chain: a bind of a type 2 memory window, then
+ * its invalidation, and so on.  They execute as the requester reaches
+ * them, but complete in order behind the operation, all at once when its
+ * answer comes (t-netem.sh holds that answer back).  Every one must
+ * complete, successfully, in its place.
  *
  * ibv_rc_pingpong -c only checks one byte per page, which is why the
  * guest tests use this for lossy links and interoperability
@@ -108,6 +115,7 @@ static struct {
 	enum ibv_mtu mtu;	/* 0: the port's active MTU */
 	uint8_t timeout;	/* local ACK timeout exponent */
 	bool read_first;	/* -r: one 1-byte READ before the transfer */
+	uint32_t locals;	/* -L: local WRs behind each operation */
 	int secs;
 } opt = {
 	.gid = 1, .port = 18700, .size = 65536, .count = 16, .window = 16,
@@ -121,6 +129,8 @@ struct xfer {
 	struct ibv_cq *cq;
 	struct ibv_mr *mr;
 	struct ibv_qp *qp;
+	struct ibv_mw *mw;		/* -L: the type 2 window */
+	bool mw_bound;
 	uint8_t *buf;
 	size_t len;
 	int fd;
@@ -335,7 +345,7 @@ static void usage(void)
 	fprintf(stderr,
 		"usage: rc_xfer -d DEV [-g GID] [-p PORT] [-s SIZE] [-n COUNT]\n"
 		"               [-w WINDOW] [-o send|write|read|atomic] [-m MTU]\n"
-		"               [-t TIMEOUT] [-r] [-T SECS] [HOST]\n");
+		"               [-t TIMEOUT] [-r] [-L LOCALS] [-T SECS] [HOST]\n");
 	exit(2);
 }
 
@@ -369,7 +379,7 @@ static void parse(int argc, char **argv)
 {
 	int c;
 
-	while ((c = getopt(argc, argv, "d:g:p:s:n:w:o:m:t:T:r")) != -1) {
+	while ((c = getopt(argc, argv, "d:g:p:s:n:w:o:m:t:T:rL:")) != -1) {
 		switch (c) {
 		case 'd':
 			opt.dev = optarg;
@@ -398,6 +408,9 @@ static void parse(int argc, char **argv)
 		case 'r':
 			opt.read_first = true;
 			break;
+		case 'L':
+			opt.locals = strtoul(optarg, NULL, 0);
+			break;
 		case 'o':
 			parse_op(optarg);
 			break;
@@ -415,7 +428,7 @@ static void parse(int argc, char **argv)
 		opt.size = sizeof(uint64_t);
 	if (!opt.dev || optind != argc || !opt.size || !opt.count ||
 	    !opt.window || opt.window > 128 || !opt.timeout ||
-	    opt.timeout > 31)
+	    opt.timeout > 31 || opt.locals > 65536)
 		usage();
 }
 
@@ -430,11 +443,22 @@ static size_t buf_len(void)
 	return (size_t)opt.size * (areas ? opt.count : opt.window);
 }
 
+/* -L: the window the local requests bind and invalidate. */
+static void setup_locals(struct xfer *x)
+{
+	x->mw = ibv_alloc_mw(x->pd, IBV_MW_TYPE_2);
+	if (!x->mw)
+		die("ibv_alloc_mw: %m");
+}
+
 static void setup(struct xfer *x)
 {
+	/* With -L, the locals of one more operation may still be queued. */
+	uint32_t sq = opt.locals ? (opt.window + 1) * (opt.locals + 1) :
+				   opt.window;
 	struct ibv_qp_init_attr qa = {
 		.qp_type = IBV_QPT_RC,
-		.cap = { .max_send_wr = opt.window, .max_recv_wr = opt.window,
+		.cap = { .max_send_wr = sq, .max_recv_wr = opt.window,
 			 .max_send_sge = 1, .max_recv_sge = 1 },
 	};
 	struct ibv_device_attr dev;
@@ -448,7 +472,7 @@ static void setup(struct xfer *x)
 	if (ibv_query_gid(x->ctx, 1, opt.gid, &x->me.gid))
 		die("no GID at index %d", opt.gid);
 	x->pd = ibv_alloc_pd(x->ctx);
-	x->cq = ibv_create_cq(x->ctx, 2 * opt.window, NULL, NULL, 0);
+	x->cq = ibv_create_cq(x->ctx, 2 * sq, NULL, NULL, 0);
 	x->len = buf_len();
 	if (x->len > (256ul << 20))
 		die("%zu bytes of buffer is too much", x->len);
@@ -458,9 +482,12 @@ static void setup(struct xfer *x)
 	memset(x->buf, 0, x->len);
 	x->mr = ibv_reg_mr(x->pd, x->buf, x->len, IBV_ACCESS_LOCAL_WRITE |
 			   IBV_ACCESS_REMOTE_WRITE | IBV_ACCESS_REMOTE_READ |
-			   IBV_ACCESS_REMOTE_ATOMIC);
+			   IBV_ACCESS_REMOTE_ATOMIC |
+			   (opt.locals ? IBV_ACCESS_MW_BIND : 0));
 	if (!x->mr)
 		die("ibv_reg_mr: %m");
+	if (opt.locals && opt.host)
+		setup_locals(x);
 	qa.send_cq = x->cq;
 	qa.recv_cq = x->cq;
 	x->qp = ibv_create_qp(x->pd, &qa);
@@ -478,6 +505,8 @@ static void setup(struct xfer *x)
 
 static void teardown(struct xfer *x)
 {
+	if (x->mw)
+		ibv_dealloc_mw(x->mw);
 	ibv_destroy_qp(x->qp);
 	ibv_dereg_mr(x->mr);
 	ibv_destroy_cq(x->cq);
@@ -613,6 +642,52 @@ static void rdma_target(struct ibv_send_wr *wr, const struct xfer *x,
 	wr->wr.rdma.remote_addr = x->peer.addr + (uint64_t)msg * opt.size;
 }
 
+/* Local request @i behind operation @msg: a tag no operation's id has. */
+#define LOCAL_TAG	(1ull << 63)
+
+static uint64_t local_id(uint32_t msg, uint32_t i)
+{
+	return LOCAL_TAG | (uint64_t)msg << 20 | i;
+}
+
+/*
+ * -L: operation @msg's local requests, one post each.  A bind names its
+ * window by the rkey the window has when it is posted, so the window
+ * takes each new rkey as soon as its bind is posted.
+ */
+static void post_locals(struct xfer *x, uint32_t msg)
+{
+	struct ibv_send_wr wr, *bad;
+	uint32_t i, rkey = 0;
+
+	for (i = 0; i < opt.locals; i++) {
+		wr = (struct ibv_send_wr){
+			.wr_id = local_id(msg, i),
+			.send_flags = IBV_SEND_SIGNALED,
+		};
+		if (x->mw_bound) {
+			wr.opcode = IBV_WR_LOCAL_INV;
+			wr.invalidate_rkey = x->mw->rkey;
+		} else {
+			rkey = ibv_inc_rkey(x->mw->rkey);
+			wr.opcode = IBV_WR_BIND_MW;
+			wr.bind_mw.mw = x->mw;
+			wr.bind_mw.rkey = rkey;
+			wr.bind_mw.bind_info = (struct ibv_mw_bind_info){
+				.mr = x->mr, .addr = (uintptr_t)x->buf,
+				.length = x->len,
+				.mw_access_flags = IBV_ACCESS_REMOTE_READ |
+						   IBV_ACCESS_REMOTE_WRITE,
+			};
+		}
+		if (ibv_post_send(x->qp, &wr, &bad))
+			die("ibv_post_send of a local request failed");
+		if (!x->mw_bound)
+			x->mw->rkey = rkey;
+		x->mw_bound = !x->mw_bound;
+	}
+}
+
 /* Operation @msg's work request, its local buffer in @slot. */
 static void post_op(struct xfer *x, uint32_t msg, uint32_t slot)
 {
@@ -657,6 +732,8 @@ static void post_op(struct xfer *x, uint32_t msg, uint32_t slot)
 	}
 	if (ibv_post_send(x->qp, &wr, &bad))
 		die("ibv_post_send failed");
+	if (opt.locals)
+		post_locals(x, msg);
 }
 
 /* The client of read and atomic: checks what operation @msg fetched. */
@@ -715,28 +792,38 @@ static void read_first(struct xfer *x)
 static void run_initiator(struct xfer *x)
 {
 	bool fetches = opt.op == OP_READ || opt.op == OP_ATOMIC;
-	uint32_t posted = 0, done = 0;
+	/* @locals: the local requests of operation @done - 1 completed. */
+	uint32_t posted = 0, done = 0, locals = 0;
 	struct ibv_wc wc[16];
 	int n, i;
 
 	xchg(x->fd, NULL, &x->peer, sizeof(x->peer));
 	if (opt.read_first)
 		read_first(x);
-	while (done < opt.count) {
+	while (done < opt.count || (done && locals < opt.locals)) {
 		for (; posted < opt.count && posted - done < opt.window; posted++)
 			post_op(x, posted, posted % opt.window);
 		n = poll_some(x, wc);
 		for (i = 0; i < n; i++) {
 			if (wc[i].status != IBV_WC_SUCCESS)
-				die("operation %llu: %s",
+				die("request %#llx: %s",
 				    (unsigned long long)wc[i].wr_id,
 				    ibv_wc_status_str(wc[i].status));
+			if (done && locals < opt.locals) {
+				if (wc[i].wr_id != local_id(done - 1, locals))
+					die("request %#llx completed, expected local request %u of operation %u",
+					    (unsigned long long)wc[i].wr_id,
+					    locals, done - 1);
+				locals++;
+				continue;
+			}
 			if (wc[i].wr_id != done)
 				die("operation %llu completed, expected %u",
 				    (unsigned long long)wc[i].wr_id, done);
 			if (fetches)
 				check_fetched(x, done, done % opt.window);
 			done++;
+			locals = 0;
 		}
 	}
 	if (fetches)
