@@ -37,8 +37,15 @@
 # otherwise) under perf record in both guests, and leaves each run's
 # reports in the guest's logs (perf-DRV-STEP*.txt).
 # Logs: build/bench-results/KERNEL-wire-Ncpu[-transfers|-profile]/{a,b}/.
+#
+# A full run (none of --smoke, --profile, --transfers, and no BENCH_*
+# narrowing) also writes its record of runs file,
+# Documentation/results/DATE-{loop,wire}-full-COMMIT.md (see its
+# README.md); BENCH_RECORD=0 leaves it out, BENCH_RECORD_DIR puts it
+# elsewhere.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
+args="$*"
 kernel=stock rounds=3 rounds_set=0 smoke=0 profile=0 ptests='' wire=0 cpus=1 transfers=0
 while [ $# -gt 0 ]; do
 	case $1 in
@@ -54,7 +61,7 @@ while [ $# -gt 0 ]; do
 	--wire) wire=1 ;;
 	--cpus) cpus=$2; shift ;;
 	--transfers) transfers=1 ;;
-	*) sed -n '4,37p' "$0" >&2; exit 2 ;;
+	*) sed -n '4,43p' "$0" >&2; exit 2 ;;
 	esac
 	shift
 done
@@ -63,6 +70,29 @@ if [ "$wire" = 1 ] && [ "$profile" = 1 ]; then
 	transfers=1
 	[ "$rounds_set" = 1 ] || rounds=1
 fi
+
+# record KIND REPORT: write a full run's file in the record of runs.
+record() {
+	local dir=${BENCH_RECORD_DIR:-$top/Documentation/results} commit f
+	[ "${BENCH_RECORD:-1}" = 1 ] && [ "$smoke$profile$transfers" = 000 ] || return 0
+	[ -z "${BENCH_OPS:-}${BENCH_SIZES:-}${BENCH_MTUS:-}${BENCH_QPS:-}${BENCH_LATS:-}${BENCH_PAIRS:-}${BENCH_EVENTS:-}" ] || return 0
+	commit=$(git -C "$top" rev-parse --short HEAD 2>/dev/null || echo unknown)
+	[ -z "$(git -C "$top" status --porcelain 2>/dev/null | grep -v ' Documentation/results/')" ] || commit=$commit-dirty
+	mkdir -p "$dir"
+	f=$dir/$(date -u +%F)-$1-full-$commit.md
+	{
+		echo "# $(date -u +%F): $1, full run on $commit"
+		echo
+		echo "- command: \`bench/run.sh${args:+ $args}\`"
+		echo "- code: $commit"
+		echo "- kernel: $kernel, $rounds rounds"
+		echo
+		echo '```'
+		cat "$2"
+		echo '```'
+	} >"$f"
+	echo "bench: recorded in $f"
+}
 
 "$top/vm/install-deps.sh"
 mods=$(bash "$top/vm/build-modules.sh" "$kernel")
@@ -86,8 +116,9 @@ if [ "$wire" = 1 ]; then
 		--env "BENCH_MW_ROUNDS=${BENCH_MW_ROUNDS:-}" \
 		--env "BENCH_OPS=${BENCH_OPS:-}" --env "BENCH_SIZES=${BENCH_SIZES:-}" \
 		--env "BENCH_QPS=${BENCH_QPS:-}" --env "BENCH_LATS=${BENCH_LATS:-}"
-	echo "bench: $kernel kernel, two guests with $cpus vCPU(s) each, $(date -u +%F), $rounds rounds"
-	/usr/bin/python3 "$top/bench/report.py" "$out/a/bench.log"
+	echo "bench: $kernel kernel, two guests with $cpus vCPU(s) each, $(date -u +%F), $rounds rounds" | tee "$out/report.txt"
+	/usr/bin/python3 "$top/bench/report.py" "$out/a/bench.log" | tee -a "$out/report.txt"
+	record wire "$out/report.txt"
 	exit 0
 fi
 out=$top/build/bench-results/$kernel
@@ -101,5 +132,6 @@ if [ "$profile" = 1 ]; then
 	cat "$out"/perf-*.stat
 	exit 0
 fi
-echo "bench: $kernel kernel, $(date -u +%F), $rounds rounds"
-/usr/bin/python3 "$top/bench/report.py" "$out/bench.log"
+echo "bench: $kernel kernel, $(date -u +%F), $rounds rounds" | tee "$out/report.txt"
+/usr/bin/python3 "$top/bench/report.py" "$out/bench.log" | tee -a "$out/report.txt"
+record loop "$out/report.txt"
