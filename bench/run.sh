@@ -77,7 +77,7 @@ record() {
 	[ "${BENCH_RECORD:-1}" = 1 ] && [ "$smoke$profile$transfers" = 000 ] || return 0
 	[ -z "${BENCH_OPS:-}${BENCH_SIZES:-}${BENCH_MTUS:-}${BENCH_QPS:-}${BENCH_LATS:-}${BENCH_PAIRS:-}${BENCH_EVENTS:-}" ] || return 0
 	commit=$(git -C "$top" rev-parse --short HEAD 2>/dev/null || echo unknown)
-	[ -z "$(git -C "$top" status --porcelain 2>/dev/null | grep -v ' Documentation/results/')" ] || commit=$commit-dirty
+	! git -C "$top" status --porcelain 2>/dev/null | grep -qv ' Documentation/results/' || commit=$commit-dirty
 	mkdir -p "$dir"
 	f=$dir/$(date -u +%F)-$1-full-$commit.md
 	{
