@@ -292,8 +292,8 @@ static bool rxc_qp_drain(struct rxc_qp *qp)
 	 */
 	while ((skb = rxc_qp_next_pkt(&qp->comp_pkts)))
 		rxc_comp_recv(qp, skb);
-	del_timer(&qp->req.retrans_timer);
-	del_timer(&qp->req.rnr_timer);
+	timer_delete(&qp->req.retrans_timer);
+	timer_delete(&qp->req.rnr_timer);
 	hrtimer_try_to_cancel(&qp->req.pace_timer);
 
 	rxc_comp_retire(qp);
@@ -971,7 +971,7 @@ void rxc_qp_task_flush(struct rxc_qp *qp)
 
 static void rxc_retrans_timer_fn(struct timer_list *t)
 {
-	struct rxc_qp *qp = from_timer(qp, t, req.retrans_timer);
+	struct rxc_qp *qp = container_of(t, struct rxc_qp, req.retrans_timer);
 
 	set_bit(RXC_TASK_TIMEOUT, &qp->task_flags);
 	rxc_qp_sched(qp);
@@ -979,7 +979,7 @@ static void rxc_retrans_timer_fn(struct timer_list *t)
 
 static void rxc_rnr_timer_fn(struct timer_list *t)
 {
-	struct rxc_qp *qp = from_timer(qp, t, req.rnr_timer);
+	struct rxc_qp *qp = container_of(t, struct rxc_qp, req.rnr_timer);
 
 	set_bit(RXC_TASK_RNR_DONE, &qp->task_flags);
 	rxc_qp_sched(qp);
@@ -1084,13 +1084,13 @@ int rxc_qp_transport_create(struct rxc_qp *qp)
  */
 static void rxc_qp_quiesce(struct rxc_qp *qp)
 {
-	del_timer_sync(&qp->req.retrans_timer);
-	del_timer_sync(&qp->req.rnr_timer);
+	timer_delete_sync(&qp->req.retrans_timer);
+	timer_delete_sync(&qp->req.rnr_timer);
 	hrtimer_cancel(&qp->req.pace_timer);
 	rxc_qp_cancel_work(qp);
 	rxc_qp_wait_idle(qp);
-	del_timer_sync(&qp->req.retrans_timer);
-	del_timer_sync(&qp->req.rnr_timer);
+	timer_delete_sync(&qp->req.retrans_timer);
+	timer_delete_sync(&qp->req.rnr_timer);
 	hrtimer_cancel(&qp->req.pace_timer);
 	skb_queue_purge(&qp->comp_pkts);
 	skb_queue_purge(&qp->resp_pkts);
