@@ -1073,8 +1073,8 @@ int rxc_qp_transport_create(struct rxc_qp *qp)
 	skb_queue_head_init(&qp->comp_pkts);
 	timer_setup(&qp->req.retrans_timer, rxc_retrans_timer_fn, 0);
 	timer_setup(&qp->req.rnr_timer, rxc_rnr_timer_fn, 0);
-	hrtimer_init(&qp->req.pace_timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_SOFT);
-	qp->req.pace_timer.function = rxc_pace_timer_fn;
+	rxc_hrtimer_setup(&qp->req.pace_timer, rxc_pace_timer_fn,
+			  CLOCK_MONOTONIC, HRTIMER_MODE_REL_SOFT);
 	return 0;
 }
 

@@ -194,7 +194,7 @@ static const struct ib_device_ops rxc_dev_ops = {
 	.query_srq = rxc_query_srq,
 	.reg_user_mr = rxc_reg_user_mr,
 	.req_notify_cq = rxc_req_notify_cq,
-	.resize_cq = rxc_resize_cq,
+	.RXC_RESIZE_CQ_OP = rxc_resize_cq,
 
 	INIT_RDMA_OBJ_SIZE(ib_ah, rxc_ah, ibah),
 	INIT_RDMA_OBJ_SIZE(ib_cq, rxc_cq, ibcq),
