@@ -24,7 +24,7 @@ ok() { echo "ok - compat probe: $*"; }
 nok() { echo "not ok - compat probe: $*"; nfail=$((nfail + 1)); }
 # The flags 6.12 needs, then those only 7.x needs.
 flags_6_12="RXC_HAVE_LINUX_UNALIGNED_H RXC_HAVE_EVENTFD_SIGNAL_CTX RXC_HAVE_VM_FLAGS_CLEAR RXC_HAVE_CREATE_CQ_ATTRS RXC_HAVE_DMA_BUF_VMAP_UNLOCKED"
-flags_7="RXC_HAVE_HRTIMER_SETUP RXC_HAVE_IMPORT_NS_STRING RXC_HAVE_DEBUGFS_CHANGE_NAME RXC_HAVE_REG_USER_MR_DMAH RXC_HAVE_RESIZE_USER_CQ RXC_HAVE_IB_UMEM_GET_VA RXC_HAVE_UDP_TUNNEL_SK"
+flags_7="RXC_HAVE_HRTIMER_SETUP RXC_HAVE_IMPORT_NS_STRING RXC_HAVE_DEBUGFS_CHANGE_NAME RXC_HAVE_REG_USER_MR_DMAH RXC_HAVE_RESIZE_USER_CQ RXC_HAVE_IB_UMEM_GET_VA RXC_HAVE_UDP_TUNNEL_SK RXC_HAVE_UAPI_BUFFER_DESC"
 all="$flags_6_12 $flags_7"
 
 # flags TREE: the probe's flags, sorted, one line, without -D.
@@ -42,7 +42,8 @@ expect() {	# expect NAME TREE WANT...
 # spelled as the kernel that introduced it spells it.
 stub() {
 	local d=$1
-	mkdir -p "$d/include/linux" "$d/include/rdma" "$d/include/net"
+	mkdir -p "$d/include/linux" "$d/include/rdma" "$d/include/net" \
+		"$d/include/uapi/rdma"
 	: >"$d/include/linux/eventfd.h"
 	: >"$d/include/linux/mm.h"
 	echo 'int dma_buf_vmap(struct dma_buf *dmabuf, struct iosys_map *map);' \
@@ -63,6 +64,7 @@ stub() {
 		>"$d/include/rdma/ib_umem.h"
 	echo 'void udp_tunnel_sock_release(struct socket *sock);' \
 		>"$d/include/net/udp_tunnel.h"
+	echo 'enum ib_uverbs_access_flags {' >"$d/include/uapi/rdma/ib_user_ioctl_verbs.h"
 	case $2 in
 	RXC_HAVE_LINUX_UNALIGNED_H) : >"$d/include/linux/unaligned.h" ;;
 	RXC_HAVE_EVENTFD_SIGNAL_CTX)
@@ -96,6 +98,9 @@ stub() {
 	RXC_HAVE_UDP_TUNNEL_SK)
 		echo 'void udp_tunnel_sock_release(struct sock *sk);' \
 			>"$d/include/net/udp_tunnel.h" ;;
+	RXC_HAVE_UAPI_BUFFER_DESC)
+		echo 'struct ib_uverbs_buffer_desc {' \
+			>>"$d/include/uapi/rdma/ib_user_ioctl_verbs.h" ;;
 	none) ;;
 	esac
 }

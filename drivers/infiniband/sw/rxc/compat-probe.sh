@@ -65,4 +65,10 @@ grep -qw ib_umem_get_va "$inc/rdma/ib_umem.h" 2>/dev/null &&
 # By 7.2: the UDP tunnel socket helpers take the struct sock.
 grep -qE 'void udp_tunnel_sock_release\(struct sock \*' \
 	"$inc/net/udp_tunnel.h" 2>/dev/null && have RXC_HAVE_UDP_TUNNEL_SK
+
+# The DMABUF uverbs object (by 7.2) brought the user buffer descriptor to
+# the uAPI; older uAPIs get rxc's copy (rdma/ib_user_buffer_desc.h).
+grep -qF 'struct ib_uverbs_buffer_desc {' \
+	"$inc/uapi/rdma/ib_user_ioctl_verbs.h" 2>/dev/null &&
+	have RXC_HAVE_UAPI_BUFFER_DESC
 echo

@@ -25,6 +25,15 @@
 #endif
 
 /*
+ * The user buffer descriptor (counter memory) came to the uAPI with the
+ * DMABUF object; a uAPI without it gets rxc's copy, which has the same
+ * layout.
+ */
+#ifndef RXC_HAVE_UAPI_BUFFER_DESC
+#include <rdma/ib_user_buffer_desc.h>
+#endif
+
+/*
  * Let the module use the symbols of namespace @ns, a bare identifier.
  * Since 6.13 MODULE_IMPORT_NS() wants a string literal.
  */

@@ -17,6 +17,7 @@
 #include <rdma/rxc-abi.h>
 
 #include "ib_comp_cntr.h"
+#include "rxc_compat.h"
 #include "transport/rxc_transport.h"
 
 struct dma_buf;
