@@ -9,8 +9,10 @@
 # sparse.  Built once, then reused: a rerun returns at once.
 #
 #   sid-root.sh              make the root if needed; print its path
-#   sid-root.sh run CMD...   run CMD inside the root, with /proc, /sys
-#                            and /dev mounted for as long as it runs
+#   sid-root.sh run [-b DIR]... CMD...
+#                            run CMD inside the root, with /proc, /sys
+#                            and /dev mounted for as long as it runs, and
+#                            each host DIR at the same path inside
 #   sid-root.sh headers 7.2|7.3
 #                            print the headers' directory inside the root
 set -euo pipefail
@@ -32,6 +34,9 @@ mirror() {
 	echo "${uri:-http://deb.debian.org/debian}"
 }
 
+# Host directories that "run -b" shows inside the root.
+binds=()
+
 # in_root CMD...: run CMD chrooted in the root.  The mounts live in a
 # private mount namespace, so they vanish with CMD, even when it is
 # killed, and never leak onto the host or into a parallel run.
@@ -41,8 +46,13 @@ in_root() {
 		r=$1; shift
 		mount -t proc none "$r/proc" &&
 		mount --rbind /sys "$r/sys" &&
-		mount --rbind /dev "$r/dev" &&
-		exec chroot "$r" "$@"' sh "$root" "$@"
+		mount --rbind /dev "$r/dev" || exit
+		while [ "$1" != -- ]; do
+			mkdir -p "$r$1" && mount --bind "$1" "$r$1" || exit
+			shift
+		done
+		shift
+		exec chroot "$r" "$@"' sh "$root" "${binds[@]}" -- "$@"
 }
 
 host_deps() {
@@ -150,6 +160,10 @@ case ${1:-} in
 run)
 	shift
 	make_root
+	while [ "${1:-}" = -b ]; do
+		binds+=("$(cd "${2:?run -b DIR}" && pwd)")
+		shift 2
+	done
 	in_root "$@"
 	;;
 headers)
@@ -161,7 +175,7 @@ headers)
 	echo "$root"
 	;;
 *)
-	echo "usage: sid-root.sh [run CMD... | headers 7.2|7.3]" >&2
+	echo "usage: sid-root.sh [run [-b DIR]... CMD... | headers 7.2|7.3]" >&2
 	exit 2
 	;;
 esac
