@@ -76,3 +76,13 @@ sid_series() {
 	*) return 1 ;;
 	esac
 }
+
+# sid_kver NAME: the release of a kernel built in the sid root, as its
+# headers there name it.
+sid_kver() {
+	local series kdir
+
+	series=$(sid_series "$1") || return 1
+	kdir=$("$(dirname "${BASH_SOURCE[0]}")/sid-root.sh" headers "$series") || return 1
+	echo "${kdir#/usr/src/linux-headers-}"
+}

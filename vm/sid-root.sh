@@ -15,6 +15,10 @@
 #                            each host DIR at the same path inside
 #   sid-root.sh headers 7.2|7.3
 #                            print the headers' directory inside the root
+#   sid-root.sh install-kernel 7.2|7.3
+#                            install that kernel's image and modules on
+#                            this machine, in /usr/lib/modules/KVER, for
+#                            the bench to boot; print KVER
 set -euo pipefail
 
 cache=${RXC_CACHE:-/var/cache/rxc}
@@ -141,6 +145,35 @@ add_checker_valid() {
 	done
 }
 
+# install_kernel 7.2|7.3: the bench boots kernels from this machine's
+# files (guests read them over 9p), and Debian 12's depmod indexes 7.x's
+# .ko.xz modules.  The image and modules come from the archive; the
+# module lists from the root's linux-base package, which the headers
+# pulled in.  modules.dep, written last, marks a finished install.
+install_kernel() {
+	local kver dl deb dest
+
+	kver=$(headers_dir "$1")
+	kver=${kver#/usr/src/linux-headers-}
+	dest=/usr/lib/modules/$kver
+	if [ ! -f "$dest/modules.dep" ]; then
+		log "installing linux-binary-$kver and linux-modules-$kver in $dest"
+		dl=$(mktemp -d "$root/tmp/kernel.XXXXXX")
+		# shellcheck disable=SC2016 # expanded by the inner shell
+		in_root sh -c 'cd "$1" && apt-get download -q "linux-binary-$2" "linux-modules-$2"' \
+			sh "${dl#"$root"}" "$kver" >&2
+		for deb in "$dl"/*.deb; do
+			dpkg-deb -x "$deb" "$dl/x"
+		done
+		rm -rf "$dest"
+		cp -a "$dl/x$dest" "$dest"
+		cp -a "$root$dest"/modules.order "$root$dest"/modules.builtin* "$dest/"
+		rm -rf "$dl"
+		depmod -a "$kver"
+	fi
+	echo "$kver"
+}
+
 stamp_text() { echo "${want_pkgs[*]} linux-headers-7.2 linux-headers-7.3 checker-valid"; }
 
 make_root() {
@@ -170,12 +203,16 @@ headers)
 	make_root
 	headers_dir "${2:?usage: sid-root.sh headers 7.2|7.3}"
 	;;
+install-kernel)
+	make_root
+	install_kernel "${2:?usage: sid-root.sh install-kernel 7.2|7.3}"
+	;;
 '')
 	make_root
 	echo "$root"
 	;;
 *)
-	echo "usage: sid-root.sh [run [-b DIR]... CMD... | headers 7.2|7.3]" >&2
+	echo "usage: sid-root.sh [run [-b DIR]... CMD... | headers 7.2|7.3 | install-kernel 7.2|7.3]" >&2
 	exit 2
 	;;
 esac
