@@ -10,7 +10,7 @@
 #    its flag, and a tree without headers yields none;
 # 2. every installed Debian header tree of a supported release, those of
 #    the sid build root (vm/sid-root.sh) included, yields the flags that
-#    release needs (6.1: none, 6.12: the first five, 7.2 and 7.3: all).
+#    release needs (6.1: none, 6.12: the first six, 7.2 and 7.3: all).
 #
 # Prints TAP ("ok - ...", "not ok - ...") and exits non-zero on a failure.
 set -euo pipefail
@@ -23,7 +23,7 @@ nfail=0
 ok() { echo "ok - compat probe: $*"; }
 nok() { echo "not ok - compat probe: $*"; nfail=$((nfail + 1)); }
 # The flags 6.12 needs, then those only 7.x needs.
-flags_6_12="RXC_HAVE_LINUX_UNALIGNED_H RXC_HAVE_EVENTFD_SIGNAL_CTX RXC_HAVE_VM_FLAGS_CLEAR RXC_HAVE_CREATE_CQ_ATTRS RXC_HAVE_DMA_BUF_VMAP_UNLOCKED"
+flags_6_12="RXC_HAVE_LINUX_UNALIGNED_H RXC_HAVE_EVENTFD_SIGNAL_CTX RXC_HAVE_VM_FLAGS_CLEAR RXC_HAVE_CREATE_CQ_ATTRS RXC_HAVE_DMA_BUF_VMAP_UNLOCKED RXC_HAVE_WQ_PERCPU"
 flags_7="RXC_HAVE_HRTIMER_SETUP RXC_HAVE_IMPORT_NS_STRING RXC_HAVE_DEBUGFS_CHANGE_NAME RXC_HAVE_REG_USER_MR_DMAH RXC_HAVE_RESIZE_USER_CQ RXC_HAVE_IB_UMEM_GET_VA RXC_HAVE_UDP_TUNNEL_SK RXC_HAVE_UAPI_BUFFER_DESC"
 all="$flags_6_12 $flags_7"
 
@@ -65,6 +65,8 @@ stub() {
 	echo 'void udp_tunnel_sock_release(struct socket *sock);' \
 		>"$d/include/net/udp_tunnel.h"
 	echo 'enum ib_uverbs_access_flags {' >"$d/include/uapi/rdma/ib_user_ioctl_verbs.h"
+	printf '\tWQ_UNBOUND\t\t= 1 << 1, /* not bound to any cpu */\n' \
+		>"$d/include/linux/workqueue.h"
 	case $2 in
 	RXC_HAVE_LINUX_UNALIGNED_H) : >"$d/include/linux/unaligned.h" ;;
 	RXC_HAVE_EVENTFD_SIGNAL_CTX)
@@ -77,6 +79,9 @@ stub() {
 	RXC_HAVE_DMA_BUF_VMAP_UNLOCKED)
 		echo 'int dma_buf_vmap_unlocked(struct dma_buf *dmabuf, struct iosys_map *map);' \
 			>>"$d/include/linux/dma-buf.h" ;;
+	RXC_HAVE_WQ_PERCPU)
+		printf '\tWQ_PERCPU\t\t= 1 << 8, /* bound to a specific cpu */\n' \
+			>>"$d/include/linux/workqueue.h" ;;
 	RXC_HAVE_HRTIMER_SETUP)
 		echo 'extern void hrtimer_setup(struct hrtimer *timer, enum hrtimer_restart (*function)(struct hrtimer *),' \
 			>"$d/include/linux/hrtimer.h" ;;

@@ -53,6 +53,12 @@ grep -qw debugfs_change_name "$inc/linux/debugfs.h" 2>/dev/null &&
 grep -A2 -F '(*reg_user_mr)(' "$inc/rdma/ib_verbs.h" 2>/dev/null |
 	grep -q 'struct ib_dmah' && have RXC_HAVE_REG_USER_MR_DMAH
 
+# 6.17, and Debian's 6.12 stable updates: alloc_workqueue() wants a
+# workqueue said to be per-CPU (WQ_PERCPU) or unbound; 7.x warns about
+# one that is neither.
+grep -qE '^[[:space:]]*WQ_PERCPU[[:space:]]*=' "$inc/linux/workqueue.h" 2>/dev/null &&
+	have RXC_HAVE_WQ_PERCPU
+
 # By 7.2: user CQs are resized through ib_device_ops.resize_user_cq,
 # with an unsigned size.
 grep -qF '(*resize_user_cq)(' "$inc/rdma/ib_verbs.h" 2>/dev/null &&

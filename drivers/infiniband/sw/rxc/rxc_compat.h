@@ -14,6 +14,7 @@
 #include <linux/hrtimer.h>
 #include <linux/mm.h>
 #include <linux/module.h>
+#include <linux/workqueue.h>
 #include <net/udp_tunnel.h>
 #include <rdma/ib_umem.h>
 #include <rdma/ib_verbs.h>
@@ -41,6 +42,17 @@
 #define RXC_MODULE_IMPORT_NS(ns)	MODULE_IMPORT_NS(#ns)
 #else
 #define RXC_MODULE_IMPORT_NS(ns)	MODULE_IMPORT_NS(ns)
+#endif
+
+/*
+ * alloc_workqueue() flag for work that runs on the CPU that queued it.
+ * That was the default until 6.17 (and 6.12's stable updates) gave it a
+ * name, and 7.x warns when a caller does not say so.
+ */
+#ifdef RXC_HAVE_WQ_PERCPU
+#define RXC_WQ_PERCPU	WQ_PERCPU
+#else
+#define RXC_WQ_PERCPU	0
 #endif
 
 /* Give @timer its clock, mode and callback before its first start. */

@@ -1136,10 +1136,11 @@ void rxc_qp_transport_reset(struct rxc_qp *qp)
 int rxc_transport_init(void)
 {
 	/* Storage ULPs may need the transport to free memory. */
-	rxc_wq = alloc_workqueue("rxc", WQ_MEM_RECLAIM, 0);
+	rxc_wq = alloc_workqueue("rxc", RXC_WQ_PERCPU | WQ_MEM_RECLAIM, 0);
 	if (!rxc_wq)
 		return -ENOMEM;
-	rxc_net_wq = alloc_workqueue("rxc_net", WQ_MEM_RECLAIM | WQ_HIGHPRI,
+	rxc_net_wq = alloc_workqueue("rxc_net",
+				     RXC_WQ_PERCPU | WQ_MEM_RECLAIM | WQ_HIGHPRI,
 				     0);
 	if (!rxc_net_wq)
 		goto err_wq;
