@@ -21,8 +21,11 @@ static int rxc_query_device(struct ib_device *ibdev,
 	struct rxc_dev *rxc = to_rdev(ibdev);
 	const struct rxc_limits *l = &rxc->limits;
 
-	/* rxc has no driver-specific query_device data, in or out. */
-	if (udata->inlen || udata->outlen)
+	/*
+	 * rxc has no driver-specific query_device data, in or out.  Core's
+	 * own query at registration passes no udata since 7.x.
+	 */
+	if (udata && (udata->inlen || udata->outlen))
 		return -EINVAL;
 
 	memset(attr, 0, sizeof(*attr));
