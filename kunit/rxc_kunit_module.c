@@ -5,6 +5,8 @@
  */
 #include <linux/module.h>
 
-MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
+#include "rxc_compat.h"
+
+RXC_MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
 MODULE_DESCRIPTION("KUnit tests for rdma_rxc");
 MODULE_LICENSE("Dual BSD/GPL");

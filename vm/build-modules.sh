@@ -6,30 +6,41 @@
 # so that builds for several kernels never share object files.  The build
 # runs with W=1 and sparse and fails on any warning (log in
 # build/KERNEL/build.log).  A build whose inputs match the last clean
-# one is not repeated.
+# one is not repeated.  For the 7.x kernels the build runs in the sid
+# root (vm/sid-root.sh, made on first use), which sees the private copy
+# at the same path.
 #
-#   vm/build-modules.sh stock|stock-6.12|debug
+#   vm/build-modules.sh stock|stock-6.12|debug|stock-7.2|stock-7.3
 #
 # Prints the directory that holds the .ko files.
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
-kernel=${1:?usage: build-modules.sh stock|stock-6.12|debug}
+kernel=${1:?usage: build-modules.sh stock|stock-6.12|debug|stock-7.2|stock-7.3}
 . "$top/vm/kernels.sh"
 
+work=$top/build/$kernel
+mkdir -p "$work/src" "$work/modules"
+# Where the build runs: on this machine, or chrooted in the sid root
+# (sysroot), where KDIR is a path inside it.
+sysroot=''
+in_env=()
 case $kernel in
 debug)
 	kdir=$("$top/vm/build-debug-kernel.sh")/build
+	;;
+stock-7.*)
+	series=$(sid_series "$kernel") || { echo "build-modules: unknown kernel $kernel" >&2; exit 2; }
+	sysroot=$("$top/vm/sid-root.sh")
+	kdir=$("$top/vm/sid-root.sh" headers "$series")
+	in_env=("$top/vm/sid-root.sh" run -b "$work")
 	;;
 *)
 	kver=$(stock_kver "$kernel") || exit 2
 	kdir=/usr/src/linux-headers-$kver
 	;;
 esac
-echo "build-modules: $kernel: building against $kdir" >&2
-
-work=$top/build/$kernel
-mkdir -p "$work/src" "$work/modules"
+echo "build-modules: $kernel: building against $sysroot$kdir" >&2
 # What Kbuild reads, and the build products that the copy and the digest
 # both leave out.
 srcs=("$top/Kbuild" "$top/drivers" "$top/include" "$top/kunit")
@@ -47,9 +58,9 @@ inputs() {
 	{
 		find "${srcs[@]}" "$top/Makefile" -type f "${skip[@]}" -print0 |
 			sort -z | xargs -0 sha256sum
-		gcc --version 2>/dev/null | head -n1
-		sparse --version 2>/dev/null || true
-		cat "$0" "$kdir/.config" "$kdir/Module.symvers" 2>/dev/null || true
+		"${in_env[@]}" gcc --version 2>/dev/null | head -n1
+		"${in_env[@]}" sparse --version 2>/dev/null || true
+		cat "$0" "$sysroot$kdir/.config" "$sysroot$kdir/Module.symvers" 2>/dev/null || true
 	} | sha256sum | cut -c1-16
 }
 
@@ -76,7 +87,7 @@ cp "$top/Makefile" "$work/src/Makefile"
 rm -f "$work/inputs"
 
 # Every build is a W=1 and sparse build: a warning fails it.
-make -s -j"$(nproc)" -C "$work/src" KDIR="$kdir" check-build \
+"${in_env[@]}" make -s -j"$(nproc)" -C "$work/src" KDIR="$kdir" check-build \
 	>"$work/build.log" 2>&1 || {
 	cat "$work/build.log" >&2
 	exit 1

@@ -13,11 +13,17 @@
 #               one); RXC_STOCK_6_12_KVER names one when several are.
 #   debug       the KASAN/lockdep/kmemleak kernel build-debug-kernel.sh
 #               builds from linux-source-6.1.
+#   stock-7.2   sid's 7.2 kernel and experimental's 7.3, whose core has
+#   stock-7.3   upstream's completion counter object.  Debian 12 cannot
+#               run their Kbuild, so their headers live in the sid build
+#               root (vm/sid-root.sh) and modules for them are built
+#               there.
 #
-# The stock kernels come with their headers (/usr/src/linux-headers-KVER),
-# their image (/boot/vmlinuz-KVER) and their modules (/lib/modules/KVER).
+# The Debian 12 kernels come with their headers
+# (/usr/src/linux-headers-KVER), their image (/boot/vmlinuz-KVER) and
+# their modules (/lib/modules/KVER).
 
-RXC_KERNEL_NAMES="stock stock-6.12 debug"
+RXC_KERNEL_NAMES="stock stock-6.12 debug stock-7.2 stock-7.3"
 
 # installed_6_12: the release of every installed Debian 12 6.12 image.
 installed_6_12() {
@@ -60,4 +66,23 @@ stock_kver() {
 		return 1
 	fi
 	echo "$kv"
+}
+
+# sid_series NAME: the series (7.2, 7.3) of a kernel whose modules are
+# built in the sid root; fails for any other name.
+sid_series() {
+	case $1 in
+	stock-7.2 | stock-7.3) echo "${1#stock-}" ;;
+	*) return 1 ;;
+	esac
+}
+
+# sid_kver NAME: the release of a kernel built in the sid root, as its
+# headers there name it.
+sid_kver() {
+	local series kdir
+
+	series=$(sid_series "$1") || return 1
+	kdir=$("$(dirname "${BASH_SOURCE[0]}")/sid-root.sh" headers "$series") || return 1
+	echo "${kdir#/usr/src/linux-headers-}"
 }

@@ -4,7 +4,8 @@
 # Boot a throw-away QEMU guest that sees the host's root filesystem and run
 # one script in it.
 #
-#   vm/run-vm.sh --kernel stock|stock-6.12|debug --guest-script PATH --results DIR
+#   vm/run-vm.sh --kernel stock|stock-6.12|debug|stock-7.2|stock-7.3
+#                --guest-script PATH --results DIR
 #                [--modules DIR] [--timeout SECS] [--env K=V ...]
 #                [--cpus N] [--cpu-model MODEL] [--wire LPORT:PPORT:MAC]
 #
@@ -28,7 +29,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/.." && pwd)
 kernel=stock script='' results='' modules='' tmo=900 envs=() cpus=2 wire=''
 cpu_model=()
-usage() { sed -n '4,17p' "$0" >&2; exit 2; }
+usage() { sed -n '4,18p' "$0" >&2; exit 2; }
 while [ $# -gt 0 ]; do
 	case $1 in
 	--kernel) kernel=$2 ;;
@@ -75,6 +76,17 @@ stock | stock-6.12)
 	# The release vm/build-modules.sh built the modules under test for.
 	kver=$(stock_kver "$kernel") || exit 2
 	bzimage=/boot/vmlinuz-$kver
+	initrd=$("$here/mkinitramfs.sh" "$kver" /)
+	;;
+stock-7.2 | stock-7.3)
+	# Booted from this machine's /lib/modules, where
+	# "vm/sid-root.sh install-kernel" puts it.
+	kver=$(sid_kver "$kernel") || exit 2
+	bzimage=/lib/modules/$kver/vmlinuz
+	if [ ! -f "$bzimage" ]; then
+		log "$kernel: no $bzimage (vm/sid-root.sh install-kernel ${kernel#stock-})"
+		exit 2
+	fi
 	initrd=$("$here/mkinitramfs.sh" "$kver" /)
 	;;
 debug)

@@ -6,9 +6,10 @@
 # Host-side test of the Kbuild probe for core completion counter support
 # (drivers/infiniband/sw/rxc/comp-cntr-probe.sh), in two parts:
 #
-# 1. The probe on header trees: KDIR's Debian headers (no support), and
-#    stub trees with every symbol, only the uAPI ID, or the ID and only
-#    some of the callbacks.
+# 1. The probe on header trees: KDIR's Debian headers (no support), stub
+#    trees with every symbol, only the uAPI ID, or the ID and only some
+#    of the callbacks, and the 7.2 (none) and 7.3 (support) trees of the
+#    sid build root when there is one.
 # 2. Kbuild following it: rdma_rxc.ko is built (W=1, warnings fail)
 #    against KDIR as it is, and against a copy of KDIR whose RDMA headers
 #    carry upstream's additions (the header half of kernel-patches/, the
@@ -61,6 +62,17 @@ expect "wants the attach callback too" "" "$work/no-attach"
 stub "$work/ops-only" create qp_attach
 expect "wants the uAPI ID, not only the callbacks" "" "$work/ops-only"
 expect "finds nothing in a tree without headers" "" "$work/none"
+
+# Debian's own 7.x trees, in the sid build root (vm/sid-root.sh) when it
+# has been made: experimental's 7.3 has upstream's object, sid's 7.2 not.
+sid_root=${RXC_CACHE:-/var/cache/rxc}/sid-root
+for tree in "$sid_root"/usr/src/linux-headers-7.*-common; do
+	[ -d "$tree/include/rdma" ] || continue
+	case $(basename "$tree") in
+	linux-headers-7.2[.-]*) expect "finds no core support in $(basename "$tree")" "" "$tree" ;;
+	linux-headers-7.3[.-]*) expect "finds core support in $(basename "$tree")" y "$tree" ;;
+	esac
+done
 
 # --- 2. Kbuild following the probe -------------------------------------
 # A header tree like KDIR whose RDMA headers have upstream's additions:

@@ -13,6 +13,7 @@
 #include <stdint.h>
 #include <infiniband/verbs.h>
 #include <rdma/ib_user_ioctl_verbs.h>
+#include <rdma/ib_user_buffer_desc.h>
 #include <rdma/ib_user_ioctl_comp_cntr.h>
 #include <rdma/rxc-abi.h>
 

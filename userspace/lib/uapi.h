@@ -17,6 +17,7 @@
 #include "rxc_build.h"
 
 #if !RXC_KERNEL_UAPI_HAS_COMP_CNTR
+#include <rdma/ib_user_buffer_desc.h>
 #include <rdma/ib_user_ioctl_comp_cntr.h>
 #endif
 #include <rdma/rxc-abi.h>

@@ -33,8 +33,10 @@
 /*
  * The kernel's core has the object (Kbuild's probe found it): struct
  * ib_comp_cntr, its enums and the ib_device_ops callbacks come from
- * <rdma/ib_verbs.h>.  Upstream's object carries no use count, so the
- * driver keeps one and says where it is.
+ * <rdma/ib_verbs.h>.  The core counts a counter's attachments in its own
+ * object (7.3, as the backport in kernel-patches/); the attachment table
+ * here keeps a count of its own, in the driver's object, so that one
+ * table serves both paths, and the driver says where that count is.
  */
 atomic_t *ib_comp_cntr_usecnt(struct ib_comp_cntr *cc);
 #else

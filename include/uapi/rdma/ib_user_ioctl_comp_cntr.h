@@ -7,7 +7,9 @@
  * values here are the upstream ones, so user space built against either
  * talks to the same kernel objects.  Include this header only where the
  * kernel headers lack them (rxc's Kbuild probe decides), since it declares
- * the same identifiers.
+ * the same identifiers.  The buffer descriptor that counter memory is
+ * given by is in <rdma/ib_user_buffer_desc.h>: uAPIs gained it before the
+ * counter IDs.
  */
 #ifndef IB_USER_IOCTL_COMP_CNTR_H
 #define IB_USER_IOCTL_COMP_CNTR_H
@@ -81,25 +83,6 @@ enum ib_uverbs_qp_attach_comp_cntr_op {
 	IB_UVERBS_QP_ATTACH_COMP_CNTR_OP_REMOTE_RDMA_READ = 1 << 3,
 	IB_UVERBS_QP_ATTACH_COMP_CNTR_OP_RDMA_WRITE = 1 << 4,
 	IB_UVERBS_QP_ATTACH_COMP_CNTR_OP_REMOTE_RDMA_WRITE = 1 << 5,
-};
-
-enum ib_uverbs_buffer_type {
-	IB_UVERBS_BUFFER_TYPE_DMABUF,
-	IB_UVERBS_BUFFER_TYPE_VA,
-};
-
-/*
- * Memory supplied by user space: a dma-buf (@fd, @addr the offset in it)
- * or user virtual memory (@addr).  Unknown @flags bits are rejected;
- * unknown @optional_flags bits are ignored.
- */
-struct ib_uverbs_buffer_desc {
-	__u32 type;
-	__s32 fd;
-	__u32 flags;
-	__u32 optional_flags;
-	__aligned_u64 addr;
-	__aligned_u64 length;
 };
 
 #endif /* IB_USER_IOCTL_COMP_CNTR_H */

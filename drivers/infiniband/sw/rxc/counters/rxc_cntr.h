@@ -17,6 +17,7 @@
 #include <rdma/rxc-abi.h>
 
 #include "ib_comp_cntr.h"
+#include "rxc_compat.h"
 #include "transport/rxc_transport.h"
 
 struct dma_buf;
@@ -131,7 +132,8 @@ struct rxc_cntr_notify {
  * @comp: the completion value
  * @err: the error value
  * @dev_entry: entry on the device's cntr_list (debugfs)
- * @usecnt: QPs it is attached to, when core's object has no such count
+ * @usecnt: QPs it is attached to, as the QPs' attachment tables count
+ *	    them (beside the core's count in @ibcc where the core has one)
  * @handle: its uobject handle, the key in the pool's @handles
  * @waits: WAITs that found it in @handles and have not let go; destroy
  *	   waits for them to leave before it frees the values

@@ -13,6 +13,7 @@
 #include <linux/seq_file.h>
 
 #include "rxc.h"
+#include "rxc_compat.h"
 #include "verbs/rxc_verbs.h"
 #include "counters/rxc_cntr.h"
 
@@ -98,15 +99,14 @@ void rxc_cntr_debugfs_add(struct rxc_dev *rxc, const char *name)
  */
 void rxc_cntr_debugfs_rename(struct rxc_dev *rxc, const char *name)
 {
-	struct dentry *d;
+	int err;
 
 	if (IS_ERR_OR_NULL(rxc->debugfs))
 		return;
-	d = debugfs_rename(rxc_debugfs_root, rxc->debugfs, rxc_debugfs_root,
-			   name);
-	if (IS_ERR(d))
-		rxc_warn(rxc, "debugfs directory not renamed to %s (%ld)\n",
-			 name, PTR_ERR(d));
+	err = rxc_debugfs_rename(rxc_debugfs_root, rxc->debugfs, name);
+	if (err)
+		rxc_warn(rxc, "debugfs directory not renamed to %s (%d)\n",
+			 name, err);
 }
 
 /* Waits for readers that are in the file's show function. */

@@ -23,7 +23,7 @@
 #include "rxc_compat.h"
 #include "counters/rxc_cntr.h"
 
-MODULE_IMPORT_NS(DMA_BUF);
+RXC_MODULE_IMPORT_NS(DMA_BUF);
 
 const char *rxc_cntr_mem_name(enum rxc_cntr_mem_kind kind)
 {
@@ -73,8 +73,8 @@ static int rxc_cntr_mem_va(struct rxc_dev *rxc, struct rxc_cntr_mem *m,
 	void *vaddr;
 
 	/* Aligned and 8 bytes long: the value never straddles two pages. */
-	umem = ib_umem_get(&rxc->ib_dev, desc->addr, sizeof(u64),
-			   IB_ACCESS_LOCAL_WRITE);
+	umem = rxc_umem_get(&rxc->ib_dev, desc->addr, sizeof(u64),
+			    IB_ACCESS_LOCAL_WRITE);
 	if (IS_ERR(umem)) {
 		rxc_warn(rxc, "comp_cntr: %s buffer at %#llx cannot be pinned (%ld)\n",
 			 which, desc->addr, PTR_ERR(umem));

@@ -22,12 +22,15 @@
  * A WAIT in flight also holds off device removal: uverbs waits for every
  * ioctl in flight before it tears the device's files down.  Core removes
  * its clients in the reverse order they registered, so an ib_client of
- * rxc's own (registered after ib_uverbs', which rxc depends on) hears of
- * the removal first; it marks the device dying and wakes every waiter,
- * which returns EIO.
+ * rxc's own, registered after ib_uverbs', hears of the removal first; it
+ * marks the device dying and wakes every waiter, which returns EIO.
+ * ib_uverbs must therefore be loaded first.  Up to 6.x rdma_rxc uses its
+ * symbols; since 7.x the uverbs helpers are in ib_core, so a soft
+ * dependency asks modprobe for it.
  */
 #include <linux/eventfd.h>
 #include <linux/jiffies.h>
+#include <linux/module.h>
 #include <linux/sched/signal.h>
 #include <linux/wait_bit.h>
 #include <kunit/visibility.h>
@@ -244,6 +247,8 @@ static void rxc_cntr_client_rename(struct ib_device *ibdev, void *data)
 
 /* rxc's devices are those that carry its uverbs definitions. */
 static int rxc_cntr_client_add(struct ib_device *ibdev);
+
+MODULE_SOFTDEP("pre: ib_uverbs");
 
 static struct ib_client rxc_cntr_client = {
 	.name = "rxc_cntr",

@@ -174,6 +174,18 @@ u32 rxc_icrc_skb(struct sk_buff *skb, unsigned int len)
 EXPORT_SYMBOL_IF_KUNIT(rxc_icrc_skb);
 
 /*
+ * Whether the hash is crc32_le() itself behind the crypto API: the
+ * generic driver, or, on kernels that accelerate crc32_le(), the one
+ * that wraps the library.
+ */
+static bool __init rxc_crc_tfm_is_crc32_le(struct crypto_shash *tfm)
+{
+	const char *name = crypto_shash_driver_name(tfm);
+
+	return !strcmp(name, "crc32-generic") || !strcmp(name, "crc32-lib");
+}
+
+/*
  * rxc_icrc_init - pick the CRC-32 for the ICRC (module load, process
  * context).  Never fails: crc32_le() is always there.
  */
@@ -184,7 +196,7 @@ void __init rxc_icrc_init(void)
 	if (IS_ERR(tfm)) {
 		tfm = NULL;
 	} else if (crypto_shash_statesize(tfm) != sizeof(u32) ||
-		   !strcmp(crypto_shash_driver_name(tfm), "crc32-generic")) {
+		   rxc_crc_tfm_is_crc32_le(tfm)) {
 		/* Not a plain running CRC, or no faster than crc32_le(). */
 		crypto_free_shash(tfm);
 		tfm = NULL;

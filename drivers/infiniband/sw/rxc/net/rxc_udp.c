@@ -20,6 +20,7 @@
 #include <net/udp_tunnel.h>
 
 #include "rxc.h"
+#include "rxc_compat.h"
 #include "rxc_net.h"
 
 /**
@@ -65,16 +66,16 @@ static struct socket *rxc_udp_open(struct net *net, bool ipv6)
 	err = udp_sock_create(net, &cfg, &sock);
 	if (err)
 		return ERR_PTR(err);
-	setup_udp_tunnel_sock(net, sock, &tnl);
+	rxc_setup_udp_tunnel_sock(net, sock, &tnl);
 	return sock;
 }
 
 static void rxc_udp_close(struct rxc_udp *udp)
 {
 	if (udp->sk6)
-		udp_tunnel_sock_release(udp->sk6);
+		rxc_udp_tunnel_sock_release(udp->sk6);
 	if (udp->sk4)
-		udp_tunnel_sock_release(udp->sk4);
+		rxc_udp_tunnel_sock_release(udp->sk4);
 	udp->sk6 = NULL;
 	udp->sk4 = NULL;
 }

@@ -23,7 +23,6 @@
 #include <net/ip.h>
 #include <net/ip6_route.h>
 #include <net/ipv6.h>
-#include <net/ipv6_stubs.h>
 #include <net/route.h>
 
 #include "rxc.h"
@@ -186,10 +185,10 @@ static struct dst_entry *rxc_route6(struct rxc_dev *rxc, struct net *net,
 
 	if (dst)
 		return dst;
-	/* The stub is empty until IPv6 is up. */
-	if (!ipv6_stub->ipv6_dst_lookup_flow)
+	/* IPv6 may be disabled at boot (ipv6.disable=1). */
+	if (!ipv6_mod_enabled())
 		return ERR_PTR(-EAFNOSUPPORT);
-	dst = ipv6_stub->ipv6_dst_lookup_flow(net, NULL, &fl6, NULL);
+	dst = ip6_dst_lookup_flow(net, NULL, &fl6, NULL);
 	if (route && !IS_ERR(dst))
 		dst_cache_set_ip6(route, dst, &av->saddr.in6.sin6_addr);
 	return dst;
@@ -213,15 +212,14 @@ static struct dst_entry *rxc_route(struct rxc_dev *rxc, struct net *net,
 /* The rxc device that owns the destination address, in @net. */
 static struct rxc_dev *rxc_local_dest(struct net *net, const struct rxc_av *av)
 {
-	struct net_device *ndev;
+	struct net_device *ndev = NULL;
 	struct rxc_dev *dest = NULL;
 
 	rcu_read_lock();
 	if (av->network_type == RDMA_NETWORK_IPV4)
 		ndev = __ip_dev_find(net, av->daddr.in4.sin_addr.s_addr, false);
-	else
-		ndev = ipv6_stub->ipv6_dev_find(net, &av->daddr.in6.sin6_addr,
-						NULL);
+	else if (ipv6_mod_enabled())
+		ndev = ipv6_dev_find(net, &av->daddr.in6.sin6_addr, NULL);
 	if (ndev)
 		dest = rxc_dev_get_by_netdev(ndev);
 	rcu_read_unlock();

@@ -312,7 +312,7 @@ void rxc_req_arm_timer(struct rxc_qp *qp)
 	if (qp->ibqp.qp_type != IB_QPT_RC || !qp->attr.timeout)
 		return;
 	if (qp->req.una == qp->req.psn) {
-		del_timer(&qp->req.retrans_timer);
+		timer_delete(&qp->req.retrans_timer);
 		return;
 	}
 	qp->req.wait_start = jiffies;
@@ -970,7 +970,7 @@ void rxc_req_rnr(struct rxc_qp *qp, u32 psn, u8 timer)
 	}
 	rxc_req_rewind(qp, psn);
 	req->rnr_wait = true;
-	del_timer(&req->retrans_timer);
+	timer_delete(&req->retrans_timer);
 	mod_timer(&req->rnr_timer,
 		  jiffies + usecs_to_jiffies(rxc_rnr_usecs[timer & 31]));
 }

@@ -292,8 +292,8 @@ static bool rxc_qp_drain(struct rxc_qp *qp)
 	 */
 	while ((skb = rxc_qp_next_pkt(&qp->comp_pkts)))
 		rxc_comp_recv(qp, skb);
-	del_timer(&qp->req.retrans_timer);
-	del_timer(&qp->req.rnr_timer);
+	timer_delete(&qp->req.retrans_timer);
+	timer_delete(&qp->req.rnr_timer);
 	hrtimer_try_to_cancel(&qp->req.pace_timer);
 
 	/* The flush starts behind what finished: the next run goes on. */
@@ -998,7 +998,7 @@ void rxc_qp_task_flush(struct rxc_qp *qp)
 
 static void rxc_retrans_timer_fn(struct timer_list *t)
 {
-	struct rxc_qp *qp = from_timer(qp, t, req.retrans_timer);
+	struct rxc_qp *qp = container_of(t, struct rxc_qp, req.retrans_timer);
 
 	set_bit(RXC_TASK_TIMEOUT, &qp->task_flags);
 	rxc_qp_sched(qp);
@@ -1006,7 +1006,7 @@ static void rxc_retrans_timer_fn(struct timer_list *t)
 
 static void rxc_rnr_timer_fn(struct timer_list *t)
 {
-	struct rxc_qp *qp = from_timer(qp, t, req.rnr_timer);
+	struct rxc_qp *qp = container_of(t, struct rxc_qp, req.rnr_timer);
 
 	set_bit(RXC_TASK_RNR_DONE, &qp->task_flags);
 	rxc_qp_sched(qp);
@@ -1100,8 +1100,8 @@ int rxc_qp_transport_create(struct rxc_qp *qp)
 	skb_queue_head_init(&qp->comp_pkts);
 	timer_setup(&qp->req.retrans_timer, rxc_retrans_timer_fn, 0);
 	timer_setup(&qp->req.rnr_timer, rxc_rnr_timer_fn, 0);
-	hrtimer_init(&qp->req.pace_timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_SOFT);
-	qp->req.pace_timer.function = rxc_pace_timer_fn;
+	rxc_hrtimer_setup(&qp->req.pace_timer, rxc_pace_timer_fn,
+			  CLOCK_MONOTONIC, HRTIMER_MODE_REL_SOFT);
 	return 0;
 }
 
@@ -1111,13 +1111,13 @@ int rxc_qp_transport_create(struct rxc_qp *qp)
  */
 static void rxc_qp_quiesce(struct rxc_qp *qp)
 {
-	del_timer_sync(&qp->req.retrans_timer);
-	del_timer_sync(&qp->req.rnr_timer);
+	timer_delete_sync(&qp->req.retrans_timer);
+	timer_delete_sync(&qp->req.rnr_timer);
 	hrtimer_cancel(&qp->req.pace_timer);
 	rxc_qp_cancel_work(qp);
 	rxc_qp_wait_idle(qp);
-	del_timer_sync(&qp->req.retrans_timer);
-	del_timer_sync(&qp->req.rnr_timer);
+	timer_delete_sync(&qp->req.retrans_timer);
+	timer_delete_sync(&qp->req.rnr_timer);
 	hrtimer_cancel(&qp->req.pace_timer);
 	skb_queue_purge(&qp->comp_pkts);
 	skb_queue_purge(&qp->resp_pkts);
@@ -1163,10 +1163,11 @@ void rxc_qp_transport_reset(struct rxc_qp *qp)
 int rxc_transport_init(void)
 {
 	/* Storage ULPs may need the transport to free memory. */
-	rxc_wq = alloc_workqueue("rxc", WQ_MEM_RECLAIM, 0);
+	rxc_wq = alloc_workqueue("rxc", RXC_WQ_PERCPU | WQ_MEM_RECLAIM, 0);
 	if (!rxc_wq)
 		return -ENOMEM;
-	rxc_net_wq = alloc_workqueue("rxc_net", WQ_MEM_RECLAIM | WQ_HIGHPRI,
+	rxc_net_wq = alloc_workqueue("rxc_net",
+				     RXC_WQ_PERCPU | WQ_MEM_RECLAIM | WQ_HIGHPRI,
 				     0);
 	if (!rxc_net_wq)
 		goto err_wq;

@@ -17,10 +17,10 @@ static u32 rxc_cqe_size(bool is_user)
 	return is_user ? sizeof(struct ib_uverbs_wc) : sizeof(struct ib_wc);
 }
 
-static int rxc_cq_check_size(struct rxc_dev *rxc, int cqe)
+static int rxc_cq_check_size(struct rxc_dev *rxc, unsigned int cqe)
 {
-	if (cqe < 1 || cqe > rxc->limits.max_cqe) {
-		rxc_dbg(rxc, "CQ size %d outside [1, %u]\n", cqe,
+	if (!cqe || cqe > rxc->limits.max_cqe) {
+		rxc_dbg(rxc, "CQ size %u outside [1, %u]\n", cqe,
 			rxc->limits.max_cqe);
 		return -EINVAL;
 	}
@@ -83,7 +83,8 @@ err_res:
  * its CQ lock across the call and maps the new ring afterwards, so user
  * space polls neither ring meanwhile.
  */
-int rxc_resize_cq(struct ib_cq *ibcq, int cqe, struct ib_udata *udata)
+int rxc_resize_cq(struct ib_cq *ibcq, RXC_RESIZE_CQE_T cqe,
+		  struct ib_udata *udata)
 {
 	struct rxc_dev *rxc = to_rdev(ibcq->device);
 	struct rxc_cq *cq = to_rcq(ibcq);
@@ -115,7 +116,7 @@ int rxc_resize_cq(struct ib_cq *ibcq, int cqe, struct ib_udata *udata)
 	}
 	spin_unlock_irqrestore(&cq->lock, flags);
 	if (err) {
-		rxc_dbg_cq(cq, "resize to %d would drop completions\n", cqe);
+		rxc_dbg_cq(cq, "resize to %u would drop completions\n", cqe);
 		rxc_queue_free(&q);
 		return err;
 	}

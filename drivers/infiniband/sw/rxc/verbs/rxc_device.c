@@ -21,8 +21,11 @@ static int rxc_query_device(struct ib_device *ibdev,
 	struct rxc_dev *rxc = to_rdev(ibdev);
 	const struct rxc_limits *l = &rxc->limits;
 
-	/* rxc has no driver-specific query_device data, in or out. */
-	if (udata->inlen || udata->outlen)
+	/*
+	 * rxc has no driver-specific query_device data, in or out.  Core's
+	 * own query at registration passes no udata since 7.x.
+	 */
+	if (udata && (udata->inlen || udata->outlen))
 		return -EINVAL;
 
 	memset(attr, 0, sizeof(*attr));
@@ -194,7 +197,7 @@ static const struct ib_device_ops rxc_dev_ops = {
 	.query_srq = rxc_query_srq,
 	.reg_user_mr = rxc_reg_user_mr,
 	.req_notify_cq = rxc_req_notify_cq,
-	.resize_cq = rxc_resize_cq,
+	.RXC_RESIZE_CQ_OP = rxc_resize_cq,
 
 	INIT_RDMA_OBJ_SIZE(ib_ah, rxc_ah, ibah),
 	INIT_RDMA_OBJ_SIZE(ib_cq, rxc_cq, ibcq),

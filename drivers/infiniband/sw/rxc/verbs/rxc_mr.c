@@ -104,7 +104,8 @@ static int rxc_mr_index_pages(struct rxc_mr *mr)
  * pins nothing; it is valid for zero-length SGEs and zero-byte RDMA.
  */
 struct ib_mr *rxc_reg_user_mr(struct ib_pd *ibpd, u64 start, u64 length,
-			      u64 iova, int access, struct ib_udata *udata)
+			      u64 iova, int access, RXC_REG_USER_MR_DMAH
+			      struct ib_udata *udata)
 {
 	struct rxc_dev *rxc = to_rdev(ibpd->device);
 	struct rxc_mr *mr;
@@ -123,7 +124,7 @@ struct ib_mr *rxc_reg_user_mr(struct ib_pd *ibpd, u64 start, u64 length,
 	mr->ibmr.length = length;
 
 	if (length) {
-		mr->umem = ib_umem_get(ibpd->device, start, length, access);
+		mr->umem = rxc_umem_get(ibpd->device, start, length, access);
 		if (IS_ERR(mr->umem)) {
 			err = PTR_ERR(mr->umem);
 			mr->umem = NULL;

@@ -325,7 +325,8 @@ struct rxc_mr *rxc_mw_get_mr(struct rxc_mw *mw, u32 rkey,
 /* rxc_mr.c */
 struct ib_mr *rxc_get_dma_mr(struct ib_pd *ibpd, int access);
 struct ib_mr *rxc_reg_user_mr(struct ib_pd *ibpd, u64 start, u64 length,
-			      u64 iova, int access, struct ib_udata *udata);
+			      u64 iova, int access, RXC_REG_USER_MR_DMAH
+			      struct ib_udata *udata);
 int rxc_dereg_mr(struct ib_mr *ibmr, struct ib_udata *udata);
 struct rxc_mr *rxc_mr_get(struct rxc_dev *rxc, u32 key, struct ib_pd *pd,
 			  int access, u64 iova, u64 length);
@@ -346,7 +347,8 @@ int rxc_sgl_copy_pkt(struct rxc_dev *rxc, struct ib_pd *pd,
 /* rxc_cq.c */
 int rxc_create_cq(struct ib_cq *ibcq, const struct ib_cq_init_attr *attr,
 		  RXC_CREATE_CQ_CTX *ctx);
-int rxc_resize_cq(struct ib_cq *ibcq, int cqe, struct ib_udata *udata);
+int rxc_resize_cq(struct ib_cq *ibcq, RXC_RESIZE_CQE_T cqe,
+		  struct ib_udata *udata);
 int rxc_destroy_cq(struct ib_cq *ibcq, struct ib_udata *udata);
 int rxc_poll_cq(struct ib_cq *ibcq, int num_entries, struct ib_wc *wc);
 int rxc_req_notify_cq(struct ib_cq *ibcq, enum ib_cq_notify_flags flags);
