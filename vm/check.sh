@@ -18,7 +18,8 @@
 # representative part of a large matrix.  Every group runs on at least one
 # kernel in the fast tier; nothing runs only in --full except repeats.
 #
-# Environment: RXC_KERNELS (default "stock stock-6.12 debug", names from
+# Environment: RXC_KERNELS (default "stock stock-6.12 stock-7.3 stock-7.2
+# debug", names from
 # vm/kernels.sh), RXC_GROUPS (some guest groups only, on every kernel, see
 # tests/guest/run-all.sh), RXC_FUZZ_PACKETS /
 # RXC_FUZZ_SEED (the packet fuzzer's length and seed),
@@ -41,7 +42,7 @@ case ${1:-} in
 esac
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/.." && pwd)
-kernels=${RXC_KERNELS:-stock stock-6.12 debug}
+kernels=${RXC_KERNELS:-stock stock-6.12 stock-7.3 stock-7.2 debug}
 all_groups=$(sed -n 's/^all_groups="\(.*\)"$/\1/p' "$repo/tests/guest/run-all.sh")
 
 # groups_of KERNEL: the guest groups KERNEL runs in this tier.
@@ -61,6 +62,12 @@ all_groups=$(sed -n 's/^all_groups="\(.*\)"$/\1/p' "$repo/tests/guest/run-all.sh
 # which has ATOMIC_WRITE.  The transport's
 # loss, MTU and fuzz groups exercise code that does not depend on the
 # kernel's interfaces; 6.1 and the debug kernel run them.
+#
+# 7.3 is the first kernel whose core has upstream's counter object: its
+# fast tier runs everything that reaches the counters through it (the
+# device, the verbs and counter tests, librxc).  7.2 has the interfaces of
+# 7.x without that object: the device and the counter tests through rxc's
+# own object.  --full runs every group on both.
 #
 # The debug kernel's sanitizers find what functional tests cannot, on the
 # paths that create, share and free objects: lifetimes, teardown,
@@ -83,6 +90,9 @@ groups_of() {
 	stock/*) echo "$all_groups" ;;
 	stock-6.12/fast) echo "t-device t-verbs t-comp-cntr t-userspace t-tools t-batches t-softirq t-lifecycle t-removal t-net t-netns-move t-interop t-kunit" ;;
 	stock-6.12/full) echo "t-device t-verbs t-comp-cntr t-userspace t-tools t-batches t-softirq t-pyverbs t-lifecycle t-removal t-net t-netns-move t-ucx t-teardown t-interop t-diff t-packages t-kunit" ;;
+	stock-7.3/fast) echo "t-device t-verbs t-comp-cntr t-userspace" ;;
+	stock-7.2/fast) echo "t-device t-comp-cntr" ;;
+	stock-7.*/full) echo "$all_groups" ;;
 	debug/fast) echo "t-comp-cntr t-userspace t-lifecycle t-fuzz-packets t-kunit | t-removal t-teardown t-faults t-fuzz-uverbs t-fuzz-rings t-batches t-softirq" ;;
 	debug/full) echo "$all_groups" ;;
 	esac
@@ -143,6 +153,37 @@ if [[ " $kernels " == *" debug "* ]]; then
 		2>"$out/debug-kernel.log" &
 	debug_pid=$!
 fi
+
+# The sid root, which builds rxc for Linux 7.x, and the 7.x kernels the
+# guests boot: downloads and unpacking, made in the background while the
+# host steps and the Debian 12 guests run.  Cached: a rerun returns at once.
+sid_pid='' sid_t0=$(date +%s)
+sid_kernels=$(for k in $kernels; do case $k in stock-7.*) echo "${k#stock-}" ;; esac; done)
+if [ -n "$sid_kernels" ]; then
+	log "sid root and Linux ${sid_kernels//$'\n'/, }: preparing in the background"
+	# shellcheck disable=SC2086 # one word per series
+	(nice -n 10 "$here/sid-root.sh" >/dev/null &&
+	 for s in $sid_kernels; do "$here/sid-root.sh" install-kernel "$s" || exit; done) \
+		>"$out/sid-root.log" 2>&1 &
+	sid_pid=$!
+fi
+
+# sid_root_wait: wait for the sid root and 7.x kernels; one result and
+# one split.
+sid_root_wait() {
+	local t0 rc=0
+	[ -n "$sid_pid" ] || return 0
+	t0=$(date +%s)
+	wait "$sid_pid" || rc=$?
+	sid_pid=''
+	split_since "sid root and 7.x kernels (in the background, then waited for $(($(date +%s) - t0)) s)" "$sid_t0"
+	if [ "$rc" -eq 0 ]; then
+		res ok "sid root and the 7.x kernels"
+	else
+		tail -n 30 "$out/sid-root.log" >&2
+		res "not ok" "sid root and the 7.x kernels"
+	fi
+}
 
 # debug_kernel_wait: wait for the background build; sets debug_dir and
 # records the build as one result and one split.
@@ -297,6 +338,7 @@ run_kernel() {
 	kres() { echo "$1 - $k: $2" | tee -a "$ktap"; }
 	: >"$ktap"
 	[ "$k" != debug ] || debug_kernel_wait
+	case $k in stock-7.*) sid_root_wait ;; esac
 	if [ "$k" = debug ] && [ -z "$debug_dir" ]; then
 		kres "not ok" "vm: no debug kernel to boot"
 		return
@@ -381,9 +423,18 @@ run_kernels() {
 
 taps=("$host_tap")
 summaries=()
-# The debug kernel last: its background build gets the most time.
-read -ra stock_kernels <<<"$(echo " $kernels " | sed 's/ debug / /')"
-run_kernels "${stock_kernels[@]}"
+# Debian 12's kernels first, then the benchmark's smokes, then 7.x, then
+# the debug kernel: the background work (the sid root, the debug build)
+# gets the most time.
+deb12_kernels=() sid_run=()
+for k in $kernels; do
+	case $k in
+	debug) ;;
+	stock-7.*) sid_run+=("$k") ;;
+	*) deb12_kernels+=("$k") ;;
+	esac
+done
+run_kernels ${deb12_kernels[@]+"${deb12_kernels[@]}"}
 if [[ " $kernels " == *" stock "* ]] && [ "${RXC_BENCH_SMOKE:-1}" = 1 ] &&
 	[ -f "$repo/bench/run.sh" ]; then
 	t0=$(date +%s)
@@ -395,6 +446,7 @@ if [[ " $kernels " == *" stock "* ]] && [ "${RXC_BENCH_SMOKE:-1}" = 1 ] &&
 	run_bench_smoke "wire bench smoke" "$out/wire.tap" --wire "$w/a" "$w/b"
 	summarize "wire bench smoke" "$out/wire.tap" "$t0"
 fi
+run_kernels ${sid_run[@]+"${sid_run[@]}"}
 [[ " $kernels " != *" debug "* ]] || run_kernels debug
 
 echo
