@@ -39,6 +39,14 @@ echo "$syms" | grep -q '^rxcdv_wait_comp_cntr@' &&
 	! echo "$syms" | grep -q 'ibv_'
 res $? "the library exports rxcdv_wait/notify and no ibv_ symbol"
 
+# 1b. With the rxe provider's direct verbs (rdma-core-patches), librxc
+#     forwards rxcdv_create/query_comp_cntr to them.
+if $cc -D_GNU_SOURCE -Werror -fsyntax-only $stub probe/rxedv.c 2>/dev/null; then
+	echo "$syms" | grep -q '^rxcdv_query_comp_cntr@' &&
+		readelf -d "$out/b/lib/librxc.so" | grep -q 'NEEDED.*librxe\.so'
+	res $? "with rxedv.h the library forwards create/query to librxe"
+fi
+
 # 2. A program using both headers compiles against the stub...
 inc="-Iinclude -I$out/b/include $stub"
 $cc -D_GNU_SOURCE -Wall -Werror $inc -c -o "$out/user.o" tests/defer_user.c \

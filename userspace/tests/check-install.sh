@@ -23,12 +23,14 @@ prefix=/usr/local
 make -s O="$out/b" PREFIX=$prefix install DESTDIR="$stage" >"$out/install.log" 2>&1
 res $? "make install DESTDIR= succeeds"
 # Where libibverbs declares the counter verbs (rdma-core 65), their man
-# pages are rdma-core's and there are no examples (see the Makefile).
+# pages are rdma-core's, and the examples build only if its rxe provider
+# has direct verbs (see the Makefile).
+ibv_page=share/man/man3/ibv_read_err_comp_cntr.3
+prog="examples/unsignaled_writes.c examples/common.c" prog_flags=
 if $cc -D_GNU_SOURCE -Werror -fsyntax-only probe/ibv_comp_cntr.c 2>/dev/null; then
-	ibv_page='' prog=tests/defer_user.c prog_flags="-shared -fPIC"
-else
-	ibv_page=share/man/man3/ibv_read_err_comp_cntr.3
-	prog="examples/unsignaled_writes.c examples/common.c" prog_flags=
+	ibv_page=''
+	$cc -D_GNU_SOURCE -Werror -fsyntax-only probe/rxedv.c 2>/dev/null ||
+		prog=tests/defer_user.c prog_flags="-shared -fPIC"
 fi
 for f in lib/librxc.so.1 lib/librxc.so lib/pkgconfig/librxc.pc \
 	include/infiniband/rxc_comp_cntr.h include/infiniband/rxcdv.h \
