@@ -9,7 +9,8 @@
  * kernel headers lack them (rxc's Kbuild probe decides), since it declares
  * the same identifiers.  The buffer descriptor that counter memory is
  * given by is in <rdma/ib_user_buffer_desc.h>: uAPIs gained it before the
- * counter IDs.
+ * counter IDs.  The enums upstream keeps in ib_user_ioctl_verbs.h are in
+ * <rdma/ib_user_comp_cntr_verbs.h>, included below.
  */
 #ifndef IB_USER_IOCTL_COMP_CNTR_H
 #define IB_USER_IOCTL_COMP_CNTR_H
@@ -64,25 +65,14 @@ enum uverbs_attrs_read_comp_cntr_cmd_attr_ids {
 	UVERBS_ATTR_READ_COMP_CNTR_RESP_VALUE,
 };
 
-/* Which of a counter's two values an operation addresses. */
-enum ib_uverbs_comp_cntr_entry {
-	IB_UVERBS_COMP_CNTR_ENTRY_COMP,
-	IB_UVERBS_COMP_CNTR_ENTRY_ERR,
-};
-
-enum ib_uverbs_comp_cntr_modify_op {
-	IB_UVERBS_COMP_CNTR_MODIFY_OP_SET,
-	IB_UVERBS_COMP_CNTR_MODIFY_OP_INC,
-};
-
-/* The operation types a counter attached to a QP counts. */
-enum ib_uverbs_qp_attach_comp_cntr_op {
-	IB_UVERBS_QP_ATTACH_COMP_CNTR_OP_SEND = 1 << 0,
-	IB_UVERBS_QP_ATTACH_COMP_CNTR_OP_RECV = 1 << 1,
-	IB_UVERBS_QP_ATTACH_COMP_CNTR_OP_RDMA_READ = 1 << 2,
-	IB_UVERBS_QP_ATTACH_COMP_CNTR_OP_REMOTE_RDMA_READ = 1 << 3,
-	IB_UVERBS_QP_ATTACH_COMP_CNTR_OP_RDMA_WRITE = 1 << 4,
-	IB_UVERBS_QP_ATTACH_COMP_CNTR_OP_REMOTE_RDMA_WRITE = 1 << 5,
-};
+/*
+ * The entry, modify and attach op enums, which upstream keeps in
+ * ib_user_ioctl_verbs.h.  User space that already has them from its
+ * libibverbs while its kernel headers lack the IDs above defines
+ * RXC_UAPI_HAVE_COMP_CNTR_VERBS (librxc probes for it).
+ */
+#ifndef RXC_UAPI_HAVE_COMP_CNTR_VERBS
+#include <rdma/ib_user_comp_cntr_verbs.h>
+#endif
 
 #endif /* IB_USER_IOCTL_COMP_CNTR_H */

@@ -114,11 +114,12 @@ int rxcdv_notify_comp_cntr(struct ibv_comp_cntr *comp_cntr,
 			   struct rxcdv_comp_cntr_notify_attr *attr,
 			   uint32_t inlen);
 
-#if !RXC_HAVE_IBV_COMP_CNTR
+#if !RXC_HAVE_IBV_COMP_CNTR || RXC_HAVE_RXEDV
 /*
- * These need counters that librxc created, so they exist only where
- * librxc provides the ibv_ counter verbs too.  With a libibverbs that has
- * them, use its provider's direct verbs (rdma-core-patches: rxedv).
+ * These need counters whose memory librxc knows: the ones it created, or,
+ * where libibverbs has the counter verbs, the ones the rxe provider
+ * created, whose direct verbs (rxedv, from rdma-core-patches) librxc then
+ * calls (RXC_HAVE_RXEDV).
  */
 struct ibv_comp_cntr *
 rxcdv_create_comp_cntr(struct ibv_context *context,
@@ -127,7 +128,13 @@ rxcdv_create_comp_cntr(struct ibv_context *context,
 		       uint32_t inlen);
 int rxcdv_query_comp_cntr(struct ibv_comp_cntr *comp_cntr,
 			  struct rxcdv_comp_cntr_attr *attr, uint32_t inlen);
-/* The counter's own eventfd (non-blocking), closed when it is destroyed. */
+#endif
+#if !RXC_HAVE_IBV_COMP_CNTR
+/*
+ * The counter's own eventfd (non-blocking), closed when it is destroyed:
+ * only counters librxc created have one.  rxcdv_notify_comp_cntr() arms
+ * any eventfd for any counter.
+ */
 int rxcdv_get_comp_cntr_fd(struct ibv_comp_cntr *comp_cntr);
 #endif
 
