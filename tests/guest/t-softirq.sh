@@ -14,7 +14,7 @@
 #   receives are handled in softirq (rdma_rxe's way; the check asks for
 #   a share, see many_in_softirq), every message checked (-c);
 # - a ping-pong of 8-byte RDMA WRITEs (ib_write_lat, each end polling
-#   memory for the other's write): three in four packets or more, so
+#   memory for the other's write): five in eight packets or more, so
 #   the writes as well as their ACKs;
 # - 8-byte reads one at a time (rc_xfer -w 1), every byte checked: the
 #   responder handles most requests in softirq, and the requester most
@@ -83,12 +83,14 @@ for t in rc ud; do
 done
 
 # Before the writes were, only their ACKs were: half of what each end
-# received.
+# received.  With the writes, 399 or 400 of 400 on an idle host, and 296
+# of 402 on a host whose other work stalled the guest (its runs then hold
+# the claim more often): five in eight lies between that and a half.
 snap
 pair "ib_write_lat -s 8 -n $n over a delayed link" chk_perftest 8 "$n" -- \
 	ib_write_lat -d "$SRV_DEV" -x "$SRV_GID" -p "$PORT" -s 8 -n "$n" -F -- \
 	ib_write_lat -d "$CLI_DEV" -x "$CLI_GID" -p "$PORT" -s 8 -n "$n" -F "$SRV_IP"
-SHARE=$(by_kernel 3/4 1/4) many_in_softirq "write ping-pong" "$CLI_DEV" "$SRV_DEV"
+SHARE=$(by_kernel 5/8 1/4) many_in_softirq "write ping-pong" "$CLI_DEV" "$SRV_DEV"
 
 # xfer OP COUNT WINDOW: rc_xfer of 8-byte OPs over the delayed link.
 xfer() {
