@@ -154,35 +154,47 @@ if [[ " $kernels " == *" debug "* ]]; then
 	debug_pid=$!
 fi
 
-# The sid root, which builds rxc for Linux 7.x, and the 7.x kernels the
-# guests boot: downloads and unpacking, made in the background while the
-# host steps and the Debian 12 guests run.  Cached: a rerun returns at once.
+# The sid root, which builds rxc for Linux 7.x, the 7.x kernels the
+# guests boot, and with 7.3, rdma-core 65 built from sid's source with
+# rdma-core-patches/ and librxc built against it (its host checks' TAP in
+# librxc-sid.tap): made in the background, at the lowest CPU priority,
+# while the host steps and the Debian 12 guests run.  Cached: a rerun
+# returns at once.
 sid_pid='' sid_t0=$(date +%s)
 sid_kernels=$(for k in $kernels; do case $k in stock-7.*) echo "${k#stock-}" ;; esac; done)
+rdma_core_65=0
+[[ " $kernels " != *" stock-7.3 "* ]] || rdma_core_65=1
 if [ -n "$sid_kernels" ]; then
 	log "sid root and Linux ${sid_kernels//$'\n'/, }: preparing in the background"
 	# shellcheck disable=SC2086 # one word per series
-	(nice -n 10 "$here/sid-root.sh" >/dev/null &&
-	 for s in $sid_kernels; do "$here/sid-root.sh" install-kernel "$s" || exit; done) \
-		>"$out/sid-root.log" 2>&1 &
+	(nice -n 19 "$here/sid-root.sh" >/dev/null &&
+	 for s in $sid_kernels; do "$here/sid-root.sh" install-kernel "$s" || exit; done &&
+	 if [ "$rdma_core_65" = 1 ]; then
+		RXC_RDMA_CORE=patched nice -n 19 "$repo/userspace/tests/check-sid.sh" \
+			>"$out/librxc-sid.tap"
+	 fi) >"$out/sid-root.log" 2>&1 &
 	sid_pid=$!
 fi
 
-# sid_root_wait: wait for the sid root and 7.x kernels; one result and
-# one split.
+# sid_root_wait: wait for the sid root, the 7.x kernels and rdma-core
+# 65; one result, librxc's checks on 65, and one split.
 sid_root_wait() {
 	local t0 rc=0
 	[ -n "$sid_pid" ] || return 0
 	t0=$(date +%s)
 	wait "$sid_pid" || rc=$?
 	sid_pid=''
-	split_since "sid root and 7.x kernels (in the background, then waited for $(($(date +%s) - t0)) s)" "$sid_t0"
+	split_since "sid root, 7.x kernels, rdma-core 65 (in the background, then waited for $(($(date +%s) - t0)) s)" "$sid_t0"
 	if [ "$rc" -eq 0 ]; then
-		res ok "sid root and the 7.x kernels"
+		res ok "sid root, the 7.x kernels and rdma-core 65 with the series"
 	else
 		tail -n 30 "$out/sid-root.log" >&2
-		res "not ok" "sid root and the 7.x kernels"
+		res "not ok" "sid root, the 7.x kernels and rdma-core 65 with the series"
 	fi
+	[ ! -f "$out/librxc-sid.tap" ] ||
+		grep -E '^(not )?ok - ' "$out/librxc-sid.tap" |
+		sed 's/^\(\(not \)\?ok\) - /\1 - librxc on libibverbs 65: /' |
+		tee -a "$host_tap"
 }
 
 # debug_kernel_wait: wait for the background build; sets debug_dir and
@@ -401,6 +413,33 @@ run_bench_smoke() {
 	done
 }
 
+# run_rdma_core_65: one 7.3 guest running rdma-core-patches/guest-check.sh
+# against rxc0; counted in rdma-core-65.tap.
+run_rdma_core_65() {
+	local r=$out/rdma-core-65 rtap=$out/rdma-core-65.tap mods rc=0
+	local label="rdma-core 65 on 7.3"
+	: >"$rtap"
+	rres() { echo "$1 - $label: $2" | tee -a "$rtap"; }
+	if ! mods=$(bash "$here/build-modules.sh" stock-7.3); then
+		rres "not ok" "build: driver modules"
+		return
+	fi
+	rm -rf "$r"
+	mkdir -p "$r"
+	"$here/run-vm.sh" --kernel stock-7.3 --cpu-model "$(cpu_model_of stock-7.3)" \
+		--guest-script "$repo/rdma-core-patches/guest-check.sh" \
+		--results "$r" --modules "$mods" --timeout "${RXC_TIMEOUT_STOCK:-1800}" \
+		--env DEV_TYPE=rxc || rc=$?
+	case $rc in
+	0) rres ok "vm: guest completed" ;;
+	124) rres "not ok" "vm: timed out" ;;
+	*) rres "not ok" "vm: guest exited with status $rc (see $r/guest.log)" ;;
+	esac
+	[ ! -f "$r/results.tap" ] || tap_label "$label" <"$r/results.tap" >>"$rtap"
+	dmesg_verdict "$r" "$label" | tee -a "$rtap"
+	guest_dirs+=("$r")
+}
+
 # summarize NAME TAP T0: add TAP to the totals and NAME's line, with the
 # seconds since T0, to the summary and the time split.
 summarize() {
@@ -447,6 +486,13 @@ if [[ " $kernels " == *" stock "* ]] && [ "${RXC_BENCH_SMOKE:-1}" = 1 ] &&
 	summarize "wire bench smoke" "$out/wire.tap" "$t0"
 fi
 run_kernels ${sid_run[@]+"${sid_run[@]}"}
+# rdma-core 65 with the series, in the sid root, on 7.3's core object:
+# stock ibv_devinfo, upstream pyverbs' counter tests, librxc's examples.
+if [ "$rdma_core_65" = 1 ]; then
+	t0=$(date +%s)
+	run_rdma_core_65
+	summarize "rdma-core 65 on 7.3" "$out/rdma-core-65.tap" "$t0"
+fi
 [[ " $kernels " != *" debug "* ]] || run_kernels debug
 
 echo
