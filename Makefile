@@ -32,7 +32,7 @@ $(info rxc: pass KVER= or KDIR= to choose another)
 endif
 endif
 endif
-CHECKPATCH ?= $(shell ls /var/cache/rxc/src-*/scripts/checkpatch.pl 2>/dev/null | tail -n 1)
+CHECKPATCH ?= $(shell ls $(or $(RXC_CACHE),/var/cache/rxc)/src-*/scripts/checkpatch.pl 2>/dev/null | tail -n 1)
 PWD := $(shell pwd)
 KBUILD_FLAGS := -C $(KDIR) M=$(PWD)
 

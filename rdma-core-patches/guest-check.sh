@@ -27,11 +27,11 @@ RXC_REPO=${RXC_REPO:?run by vm/run-vm.sh}
 . "$RXC_REPO/tests/guest/lib.sh"
 SUITE=rdma-core-65
 IP=/usr/sbin/ip
-sid=/var/cache/rxc/sid-root
+sid=${RXC_CACHE:-/var/cache/rxc}/sid-root
 scratch=/var/tmp/rdma-core-65
 
 if [ ! -x "$sid/usr/bin/python3" ] || ! grep -qs . "$sid/var/lib/rxc-rdma-core-debs"; then
-	skip "suite" "no sid root with build-debs.sh's packages installed"
+	fail "suite" "no sid root in $sid with build-debs.sh's packages installed"
 	exit 0
 fi
 load_driver "$DEV_TYPE"

@@ -429,7 +429,7 @@ run_rdma_core_65() {
 	"$here/run-vm.sh" --kernel stock-7.3 --cpu-model "$(cpu_model_of stock-7.3)" \
 		--guest-script "$repo/rdma-core-patches/guest-check.sh" \
 		--results "$r" --modules "$mods" --timeout "${RXC_TIMEOUT_STOCK:-1800}" \
-		--env DEV_TYPE=rxc || rc=$?
+		--env DEV_TYPE=rxc --env "RXC_CACHE=${RXC_CACHE:-/var/cache/rxc}" || rc=$?
 	case $rc in
 	0) rres ok "vm: guest completed" ;;
 	124) rres "not ok" "vm: timed out" ;;
