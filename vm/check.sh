@@ -28,6 +28,8 @@
 # ring fuzzer's), RXC_FAULT_PCT / RXC_FAULT_SECS (t-faults' skb fault
 # rate and time), NETEM_MIB / NETEM_LOSS / NETEM_SECS / NETEM_TIMEOUT /
 # NETEM_WINDOW / NETEM_SEND_ONLY (t-netem's transfer, see there),
+# LIVENESS_FIRST / LIVENESS_SEEDS / LIVENESS_SIZE / LIVENESS_SOFTIRQ_MS /
+# LIVENESS_ONLY / LIVENESS_EXTRA (t-liveness's scenarios, see there),
 # DEV_TYPE=rxc|rxe (default rxc once
 # vm/build-modules.sh exists, else rxe), RXC_RESULTS (default
 # build/vm-results), RXC_TIMEOUT_STOCK / RXC_TIMEOUT_DEBUG (seconds per VM
@@ -61,7 +63,9 @@ all_groups=$(sed -n 's/^all_groups="\(.*\)"$/\1/p' "$repo/tests/guest/run-all.sh
 # 6.1; --full also runs the differential tester against 6.12's rdma_rxe,
 # which has ATOMIC_WRITE.  The transport's
 # loss, MTU and fuzz groups exercise code that does not depend on the
-# kernel's interfaces; 6.1 and the debug kernel run them.
+# kernel's interfaces; 6.1 and the debug kernel run them, and so the
+# liveness campaign (t-liveness: its smoke on 6.1 in the fast tier and on
+# the debug kernel in --full, every row on 6.1 in --full).
 #
 # 7.3 is the first kernel whose core has upstream's counter object: its
 # fast tier runs everything that reaches the counters through it (the
@@ -326,7 +330,13 @@ run_guest() {
 		--env "NETEM_SECS=${NETEM_SECS:-}" \
 		--env "NETEM_TIMEOUT=${NETEM_TIMEOUT:-}" \
 		--env "NETEM_WINDOW=${NETEM_WINDOW:-}" \
-		--env "NETEM_SEND_ONLY=${NETEM_SEND_ONLY:-}" || rc=$?
+		--env "NETEM_SEND_ONLY=${NETEM_SEND_ONLY:-}" \
+		--env "LIVENESS_FIRST=${LIVENESS_FIRST:-}" \
+		--env "LIVENESS_SEEDS=${LIVENESS_SEEDS:-}" \
+		--env "LIVENESS_SIZE=${LIVENESS_SIZE:-}" \
+		--env "LIVENESS_SOFTIRQ_MS=${LIVENESS_SOFTIRQ_MS:-}" \
+		--env "LIVENESS_ONLY=${LIVENESS_ONLY:-}" \
+		--env "LIVENESS_EXTRA=${LIVENESS_EXTRA:-}" || rc=$?
 	case $rc in
 	0) gres ok "vm: guest suite completed" ;;
 	124) gres "not ok" "vm: timed out after ${tmo}s" ;;

@@ -62,7 +62,7 @@ run_group() {
 # RXC_GROUPS picks some of the groups (in this order), for a quicker run
 # while working on one of them, or for one of several guests that share a
 # kernel's groups (vm/check.sh); CI runs them all.
-all_groups="t-device t-verbs t-comp-cntr t-userspace t-tools t-batches t-softirq t-netem t-mtu t-pyverbs t-lifecycle t-removal t-net t-netns-move t-ucx t-fuzz-packets t-fuzz-uverbs t-fuzz-rings t-teardown t-faults t-interop t-diff t-packages t-kunit"
+all_groups="t-device t-verbs t-comp-cntr t-userspace t-tools t-batches t-softirq t-netem t-liveness t-mtu t-pyverbs t-lifecycle t-removal t-net t-netns-move t-ucx t-fuzz-packets t-fuzz-uverbs t-fuzz-rings t-teardown t-faults t-interop t-diff t-packages t-kunit"
 for group in $all_groups; do
 	case " ${RXC_GROUPS:-$all_groups} " in
 	*" $group "*) ;;

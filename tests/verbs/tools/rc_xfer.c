@@ -53,8 +53,6 @@
  */
 #include <arpa/inet.h>
 #include <getopt.h>
-#include <netdb.h>
-#include <stdarg.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -62,10 +60,10 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
-#include <sys/socket.h>
 #include <infiniband/verbs.h>
 
 #include "../fixture.h"
+#include "rc_conn.h"
 
 #define XFER_PSN	0x1000
 /* Outstanding reads and atomics asked for at most, before device caps. */
@@ -85,16 +83,6 @@ static const char *const op_desc[] = {
 	[OP_WRITE] = "RDMA WRITE with immediate",
 	[OP_READ] = "RDMA READ",
 	[OP_ATOMIC] = "FETCH_AND_ADD/COMPARE_AND_SWAP",
-};
-
-/* What each side tells the other over TCP before the transfer. */
-struct xfer_info {
-	uint32_t qpn;
-	uint32_t rkey;
-	uint64_t addr;
-	union ibv_gid gid;
-	uint32_t max_dest_rd_atomic;
-	uint32_t reserved;
 };
 
 /* The verdict, sent over TCP after the transfer. */
@@ -134,26 +122,12 @@ struct xfer {
 	uint8_t *buf;
 	size_t len;
 	int fd;
-	struct xfer_info me;
-	struct xfer_info peer;
+	struct rc_info me;
+	struct rc_info peer;
 	struct xfer_result res;
 };
 
 static struct timespec start;
-
-static void die(const char *fmt, ...)
-	__attribute__((format(printf, 1, 2), noreturn));
-static void die(const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	fprintf(stderr, "rc_xfer: ");
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
-	va_end(ap);
-	exit(1);
-}
 
 static double elapsed(void)
 {
@@ -167,7 +141,7 @@ static double elapsed(void)
 static void check_deadline(void)
 {
 	if (elapsed() > opt.secs)
-		die("not done after %d s", opt.secs);
+		rc_die("not done after %d s", opt.secs);
 }
 
 /* Message @msg's pattern, byte by byte: xorshift64 seeded by @msg. */
@@ -215,68 +189,12 @@ static uint64_t atomic_before(uint32_t i)
 	return ATOMIC_SEED + (uint64_t)i * (i + 1) / 2;
 }
 
-static int tcp_connect(void)
-{
-	struct addrinfo hints = { .ai_family = AF_INET,
-				  .ai_socktype = SOCK_STREAM };
-	struct addrinfo *res;
-	char port[16];
-	int fd, tries;
-
-	snprintf(port, sizeof(port), "%d", opt.port);
-	if (getaddrinfo(opt.host, port, &hints, &res))
-		die("cannot resolve %s", opt.host);
-	/* The server may still be starting: retry for a while. */
-	for (tries = 0; tries < 100; tries++) {
-		fd = socket(AF_INET, SOCK_STREAM, 0);
-		if (fd < 0)
-			die("socket: %m");
-		if (!connect(fd, res->ai_addr, res->ai_addrlen)) {
-			freeaddrinfo(res);
-			return fd;
-		}
-		close(fd);
-		usleep(200000);
-	}
-	die("cannot connect to %s:%d: %m", opt.host, opt.port);
-}
-
-static int tcp_accept(void)
-{
-	struct sockaddr_in sin = {
-		.sin_family = AF_INET,
-		.sin_port = htons(opt.port),
-		.sin_addr.s_addr = htonl(INADDR_ANY),
-	};
-	int one = 1, lfd, fd;
-
-	lfd = socket(AF_INET, SOCK_STREAM, 0);
-	if (lfd < 0)
-		die("socket: %m");
-	setsockopt(lfd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
-	if (bind(lfd, (struct sockaddr *)&sin, sizeof(sin)) || listen(lfd, 1))
-		die("cannot listen on port %d: %m", opt.port);
-	fd = accept(lfd, NULL, NULL);
-	if (fd < 0)
-		die("accept: %m");
-	close(lfd);
-	return fd;
-}
-
-static void xchg(int fd, const void *out, void *in, size_t len)
-{
-	if (out && write(fd, out, len) != (ssize_t)len)
-		die("TCP write failed: %m");
-	if (in && recv(fd, in, len, MSG_WAITALL) != (ssize_t)len)
-		die("TCP read failed (peer gone?)");
-}
-
 static struct ibv_context *open_dev(void)
 {
 	struct ibv_context *ctx = open_device_by_name(opt.dev);
 
 	if (!ctx)
-		die("cannot open device %s", opt.dev);
+		rc_die("cannot open device %s", opt.dev);
 	return ctx;
 }
 
@@ -288,56 +206,25 @@ static uint32_t min_u32(uint32_t a, uint32_t b)
 static void connect_qp(struct xfer *x, const struct ibv_port_attr *port,
 		       const struct ibv_device_attr *dev)
 {
-	struct ibv_qp_attr a = {
-		.qp_state = IBV_QPS_INIT,
-		.port_num = 1,
-		.qp_access_flags = IBV_ACCESS_REMOTE_WRITE |
-				   IBV_ACCESS_REMOTE_READ |
-				   IBV_ACCESS_REMOTE_ATOMIC,
+	struct rc_path path = {
+		.peer = &x->peer,
+		.sgid_index = opt.gid,
+		.mtu = opt.mtu ? opt.mtu : port->active_mtu,
+		.psn = XFER_PSN,
+		.max_dest_rd_atomic = x->me.max_dest_rd_atomic,
+		.min_rnr_timer = 12,
+		.timeout = opt.timeout,
+		.retry_cnt = 7,
+		.rnr_retry = 7,	/* infinite: the receiver reposts as it goes */
+		/* No more reads in flight than the peer said it can take. */
+		.max_rd_atomic = min_u32(min_u32(opt.window, XFER_RD_ATOMIC),
+					 min_u32(x->peer.max_dest_rd_atomic,
+						 dev->max_qp_init_rd_atom)),
 	};
-	int rc;
 
-	rc = ibv_modify_qp(x->qp, &a, IBV_QP_STATE | IBV_QP_PKEY_INDEX |
-			   IBV_QP_PORT | IBV_QP_ACCESS_FLAGS);
-	if (rc)
-		die("INIT: %s", strerror(rc));
-
-	memset(&a, 0, sizeof(a));
-	a.qp_state = IBV_QPS_RTR;
-	a.path_mtu = opt.mtu ? opt.mtu : port->active_mtu;
-	a.dest_qp_num = x->peer.qpn;
-	a.rq_psn = XFER_PSN;
-	a.max_dest_rd_atomic = x->me.max_dest_rd_atomic;
-	a.min_rnr_timer = 12;
-	a.ah_attr.is_global = 1;
-	a.ah_attr.grh.dgid = x->peer.gid;
-	a.ah_attr.grh.sgid_index = opt.gid;
-	a.ah_attr.grh.hop_limit = 64;
-	a.ah_attr.port_num = 1;
-	rc = ibv_modify_qp(x->qp, &a, IBV_QP_STATE | IBV_QP_AV |
-			   IBV_QP_PATH_MTU | IBV_QP_DEST_QPN |
-			   IBV_QP_RQ_PSN | IBV_QP_MAX_DEST_RD_ATOMIC |
-			   IBV_QP_MIN_RNR_TIMER);
-	if (rc)
-		die("RTR: %s", strerror(rc));
-
-	memset(&a, 0, sizeof(a));
-	a.qp_state = IBV_QPS_RTS;
-	a.sq_psn = XFER_PSN;
-	a.timeout = opt.timeout;
-	a.retry_cnt = 7;
-	a.rnr_retry = 7;	/* infinite: the receiver reposts as it goes */
-	/* No more reads in flight than the peer said it can take. */
-	a.max_rd_atomic = min_u32(min_u32(opt.window, XFER_RD_ATOMIC),
-				  min_u32(x->peer.max_dest_rd_atomic,
-					  dev->max_qp_init_rd_atom));
-	if (!a.max_rd_atomic)
-		a.max_rd_atomic = 1;
-	rc = ibv_modify_qp(x->qp, &a, IBV_QP_STATE | IBV_QP_SQ_PSN |
-			   IBV_QP_TIMEOUT | IBV_QP_RETRY_CNT |
-			   IBV_QP_RNR_RETRY | IBV_QP_MAX_QP_RD_ATOMIC);
-	if (rc)
-		die("RTS: %s", strerror(rc));
+	if (!path.max_rd_atomic)
+		path.max_rd_atomic = 1;
+	rc_connect_qp(x->qp, &path);
 }
 
 static void usage(void)
@@ -448,7 +335,7 @@ static void setup_locals(struct xfer *x)
 {
 	x->mw = ibv_alloc_mw(x->pd, IBV_MW_TYPE_2);
 	if (!x->mw)
-		die("ibv_alloc_mw: %m");
+		rc_die("ibv_alloc_mw: %m");
 }
 
 static void setup(struct xfer *x)
@@ -466,40 +353,41 @@ static void setup(struct xfer *x)
 
 	x->ctx = open_dev();
 	if (ibv_query_device(x->ctx, &dev))
-		die("ibv_query_device failed");
+		rc_die("ibv_query_device failed");
 	if (ibv_query_port(x->ctx, 1, &port))
-		die("ibv_query_port failed");
+		rc_die("ibv_query_port failed");
 	if (ibv_query_gid(x->ctx, 1, opt.gid, &x->me.gid))
-		die("no GID at index %d", opt.gid);
+		rc_die("no GID at index %d", opt.gid);
 	x->pd = ibv_alloc_pd(x->ctx);
 	x->cq = ibv_create_cq(x->ctx, 2 * sq, NULL, NULL, 0);
 	x->len = buf_len();
 	if (x->len > (256ul << 20))
-		die("%zu bytes of buffer is too much", x->len);
+		rc_die("%zu bytes of buffer is too much", x->len);
 	x->buf = aligned_alloc(4096, (x->len + 4095) & ~4095ul);
 	if (!x->pd || !x->cq || !x->buf)
-		die("cannot allocate resources");
+		rc_die("cannot allocate resources");
 	memset(x->buf, 0, x->len);
 	x->mr = ibv_reg_mr(x->pd, x->buf, x->len, IBV_ACCESS_LOCAL_WRITE |
 			   IBV_ACCESS_REMOTE_WRITE | IBV_ACCESS_REMOTE_READ |
 			   IBV_ACCESS_REMOTE_ATOMIC |
 			   (opt.locals ? IBV_ACCESS_MW_BIND : 0));
 	if (!x->mr)
-		die("ibv_reg_mr: %m");
+		rc_die("ibv_reg_mr: %m");
 	if (opt.locals && opt.host)
 		setup_locals(x);
 	qa.send_cq = x->cq;
 	qa.recv_cq = x->cq;
 	x->qp = ibv_create_qp(x->pd, &qa);
 	if (!x->qp)
-		die("ibv_create_qp: %m");
+		rc_die("ibv_create_qp: %m");
 	x->me.qpn = x->qp->qp_num;
 	x->me.rkey = x->mr->rkey;
 	x->me.addr = (uintptr_t)x->buf;
 	x->me.max_dest_rd_atomic = min_u32(XFER_RD_ATOMIC, dev.max_qp_rd_atom);
 
-	x->fd = opt.host ? tcp_connect() : tcp_accept();
-	xchg(x->fd, &x->me, &x->peer, sizeof(x->me));
+	x->fd = opt.host ? rc_tcp_connect(opt.host, opt.port) :
+			   rc_tcp_accept(opt.port);
+	rc_xchg(x->fd, &x->me, &x->peer, sizeof(x->me));
 	connect_qp(x, &port, &dev);
 }
 
@@ -524,7 +412,7 @@ static int poll_some_n(struct xfer *x, struct ibv_wc *wc, int max)
 	check_deadline();
 	n = ibv_poll_cq(x->cq, max, wc);
 	if (n < 0)
-		die("ibv_poll_cq failed");
+		rc_die("ibv_poll_cq failed");
 	return n;
 }
 
@@ -546,7 +434,7 @@ static void post_recv_slot(struct xfer *x, uint32_t slot)
 				  .num_sge = 1 }, *bad;
 
 	if (ibv_post_recv(x->qp, &wr, &bad))
-		die("ibv_post_recv failed");
+		rc_die("ibv_post_recv failed");
 }
 
 static void bad(struct xfer *x, uint32_t msg, const char *what)
@@ -565,7 +453,7 @@ static void check_received(struct xfer *x, const struct ibv_wc *wc,
 	long off;
 
 	if (wc->status != IBV_WC_SUCCESS)
-		die("message %u: %s", msg, ibv_wc_status_str(wc->status));
+		rc_die("message %u: %s", msg, ibv_wc_status_str(wc->status));
 	if (slot != msg % opt.window)
 		bad(x, msg, "arrived in the wrong receive");
 	if (wc->byte_len != opt.size)
@@ -593,7 +481,7 @@ static void run_receiver(struct xfer *x)
 	for (; posted < opt.window && posted < opt.count; posted++)
 		post_recv_slot(x, posted);
 	/* Both sides are ready to receive: let the sender go. */
-	xchg(x->fd, &x->me, NULL, sizeof(x->me));
+	rc_xchg(x->fd, &x->me, NULL, sizeof(x->me));
 	while (expect < opt.count) {
 		n = poll_some(x, wc);
 		for (i = 0; i < n; i++) {
@@ -604,12 +492,12 @@ static void run_receiver(struct xfer *x)
 			}
 		}
 	}
-	xchg(x->fd, &x->res, NULL, sizeof(x->res));
+	rc_xchg(x->fd, &x->res, NULL, sizeof(x->res));
 	/*
 	 * Keep the QP until the sender has every ACK: when the last one is
 	 * lost, the sender asks again, and a QP that is gone never answers.
 	 */
-	xchg(x->fd, NULL, &done, sizeof(done));
+	rc_xchg(x->fd, NULL, &done, sizeof(done));
 }
 
 /* Server of read and atomic: serves the data, checks the atomic word. */
@@ -623,15 +511,15 @@ static void run_target(struct xfer *x)
 			fill(slot_addr(x, i), opt.size, i);
 	else
 		*word = ATOMIC_SEED;
-	xchg(x->fd, &x->me, NULL, sizeof(x->me));
-	xchg(x->fd, NULL, &x->res, sizeof(x->res));
+	rc_xchg(x->fd, &x->me, NULL, sizeof(x->me));
+	rc_xchg(x->fd, NULL, &x->res, sizeof(x->res));
 	if (opt.op == OP_ATOMIC && *word != atomic_before(opt.count)) {
 		fprintf(stderr, "atomic word ends at %#llx, expected %#llx\n",
 			(unsigned long long)*word,
 			(unsigned long long)atomic_before(opt.count));
 		x->res.bad++;
 	}
-	xchg(x->fd, &x->res, NULL, sizeof(x->res));
+	rc_xchg(x->fd, &x->res, NULL, sizeof(x->res));
 }
 
 /* RDMA WRITEs and READs of message @msg use its own area at the server. */
@@ -681,7 +569,7 @@ static void post_locals(struct xfer *x, uint32_t msg)
 			};
 		}
 		if (ibv_post_send(x->qp, &wr, &bad))
-			die("ibv_post_send of a local request failed");
+			rc_die("ibv_post_send of a local request failed");
 		if (!x->mw_bound)
 			x->mw->rkey = rkey;
 		x->mw_bound = !x->mw_bound;
@@ -731,7 +619,7 @@ static void post_op(struct xfer *x, uint32_t msg, uint32_t slot)
 		break;
 	}
 	if (ibv_post_send(x->qp, &wr, &bad))
-		die("ibv_post_send failed");
+		rc_die("ibv_post_send failed");
 	if (opt.locals)
 		post_locals(x, msg);
 }
@@ -780,11 +668,11 @@ static void read_first(struct xfer *x)
 	wr.wr.rdma.rkey = x->peer.rkey;
 	wr.wr.rdma.remote_addr = x->peer.addr;
 	if (ibv_post_send(x->qp, &wr, &bad))
-		die("ibv_post_send failed");
+		rc_die("ibv_post_send failed");
 	while (!poll_some_n(x, &wc, 1))
 		;
 	if (wc.status != IBV_WC_SUCCESS || wc.wr_id != UINT64_MAX)
-		die("the first read: %s", ibv_wc_status_str(wc.status));
+		rc_die("the first read: %s", ibv_wc_status_str(wc.status));
 	printf("rc_xfer: the first read took %.3f s\n", elapsed() - t0);
 }
 
@@ -797,7 +685,7 @@ static void run_initiator(struct xfer *x)
 	struct ibv_wc wc[16];
 	int n, i;
 
-	xchg(x->fd, NULL, &x->peer, sizeof(x->peer));
+	rc_xchg(x->fd, NULL, &x->peer, sizeof(x->peer));
 	if (opt.read_first)
 		read_first(x);
 	while (done < opt.count || (done && locals < opt.locals)) {
@@ -806,20 +694,20 @@ static void run_initiator(struct xfer *x)
 		n = poll_some(x, wc);
 		for (i = 0; i < n; i++) {
 			if (wc[i].status != IBV_WC_SUCCESS)
-				die("request %#llx: %s",
-				    (unsigned long long)wc[i].wr_id,
-				    ibv_wc_status_str(wc[i].status));
+				rc_die("request %#llx: %s",
+				       (unsigned long long)wc[i].wr_id,
+				       ibv_wc_status_str(wc[i].status));
 			if (done && locals < opt.locals) {
 				if (wc[i].wr_id != local_id(done - 1, locals))
-					die("request %#llx completed, expected local request %u of operation %u",
-					    (unsigned long long)wc[i].wr_id,
-					    locals, done - 1);
+					rc_die("request %#llx completed, expected local request %u of operation %u",
+					       (unsigned long long)wc[i].wr_id,
+					       locals, done - 1);
 				locals++;
 				continue;
 			}
 			if (wc[i].wr_id != done)
-				die("operation %llu completed, expected %u",
-				    (unsigned long long)wc[i].wr_id, done);
+				rc_die("operation %llu completed, expected %u",
+				       (unsigned long long)wc[i].wr_id, done);
 			if (fetches)
 				check_fetched(x, done, done % opt.window);
 			done++;
@@ -827,16 +715,17 @@ static void run_initiator(struct xfer *x)
 		}
 	}
 	if (fetches)
-		xchg(x->fd, &x->res, NULL, sizeof(x->res));
-	xchg(x->fd, NULL, &x->res, sizeof(x->res));
+		rc_xchg(x->fd, &x->res, NULL, sizeof(x->res));
+	rc_xchg(x->fd, NULL, &x->res, sizeof(x->res));
 	if (!fetches)	/* every ACK is in: the receiver may go */
-		xchg(x->fd, &done, NULL, sizeof(done));
+		rc_xchg(x->fd, &done, NULL, sizeof(done));
 }
 
 int main(int argc, char **argv)
 {
 	struct xfer x = {};
 
+	rc_prog = "rc_xfer";
 	parse(argc, argv);
 	clock_gettime(CLOCK_MONOTONIC, &start);
 	setup(&x);

@@ -1,0 +1,62 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+#
+# The liveness campaign's long run (Documentation/liveness.rst): COUNT
+# scenarios from seed FIRST, in guests of CHUNK scenarios each, one after
+# the other, on Debian's 6.1 kernel.  Scenario SEED runs row SEED modulo
+# the rows of tests/guest/t-liveness.sh with that seed, so every row
+# comes round again and again with new random work.  A long run can be
+# stopped between chunks and still says what it covered.
+#
+#   vm/liveness-long.sh FIRST COUNT [CHUNK]     (CHUNK default 200)
+#
+# Results in build/liveness-long/SEED (a chunk's guest), and a summary
+# per chunk and in total on stdout: scenarios passed and failed, the
+# tightest headroom left under the bound, the longest NET_RX softirq.
+# Environment: LIVENESS_SIZE (the largest request, default 4 MiB; up to
+# 1 GiB).  Exit status: 0 if every chunk passed.
+set -euo pipefail
+
+here=$(cd "$(dirname "$0")" && pwd)
+repo=$(cd "$here/.." && pwd)
+[ $# -ge 2 ] && [ $# -le 3 ] || { sed -n '12p' "$0" >&2; exit 2; }
+first=$1 count=$2 chunk=${3:-200}
+out=$repo/build/liveness-long
+mkdir -p "$out"
+
+mods=$(bash "$here/build-modules.sh" stock)
+make -s -C "$repo/tests/verbs"
+
+rc=0 seed=$first end=$((first + count)) passed=0 failed=0 softirq=0
+headroom=''
+while [ "$seed" -lt "$end" ]; do
+	n=$((end - seed < chunk ? end - seed : chunk))
+	r=$out/$seed
+	rm -rf "$r"
+	t0=$(date +%s)
+	# About 10 s a scenario on an idle machine; three times that.
+	"$here/run-vm.sh" --kernel stock --guest-script "$repo/tests/guest/run-all.sh" \
+		--results "$r" --modules "$mods" --timeout $((600 + n * 30)) \
+		--env DEV_TYPE=rxc --env "VERBS_DIR=$repo/build/tests/verbs" \
+		--env RXC_GROUPS=t-liveness --env "LIVENESS_FIRST=$seed" \
+		--env "LIVENESS_SEEDS=$n" \
+		--env "LIVENESS_SIZE=${LIVENESS_SIZE:-4194304}" || rc=1
+	p=$(grep -c '^ok - liveness: seed' "$r/results.tap" 2>/dev/null || true)
+	f=$(grep -c '^not ok' "$r/results.tap" 2>/dev/null || true)
+	h=$(sed -n 's/.*tightest headroom \([0-9.]*\) s.*/\1/p' "$r/guest.log" 2>/dev/null |
+		sort -g | head -n 1)
+	s=$(sed -n 's/.*longest NET_RX softirq of all scenarios: \([0-9]*\) us/\1/p' \
+		"$r/guest.log" 2>/dev/null | tail -n 1)
+	echo "liveness-long: seeds $seed..$((seed + n - 1)): ${p:-0} passed, ${f:-?} failed;" \
+		"tightest headroom ${h:-?} s; longest NET_RX softirq ${s:-?} us;" \
+		"$(($(date +%s) - t0)) s"
+	[ "${f:-1}" = 0 ] && [ "${p:-0}" = "$n" ] || rc=1
+	passed=$((passed + ${p:-0})) failed=$((failed + n - ${p:-0}))
+	# shellcheck disable=SC2086 # figures, one a word
+	headroom=$(printf '%s\n' $headroom $h | sort -g | head -n 1)
+	[ "${s:-0}" -le "$softirq" ] || softirq=$s
+	seed=$((seed + n))
+done
+echo "liveness-long: $((passed + failed)) scenarios from seed $first: $passed passed," \
+	"$failed failed; tightest headroom ${headroom:-?} s; longest NET_RX softirq $softirq us"
+exit "$rc"
