@@ -228,7 +228,7 @@ t0=$(date +%s)
 step "style: checkpatch --strict on every C file" make -s -C "$repo" checkpatch || true
 step "build: core completion counter probe picks each path" make -s -C "$repo" check-probe || true
 step "tests: the guest helper pair() fails every failed run" "$repo/tests/host/t-guest-lib.sh" || true
-step "tests: the bench's round order and report's speedups" "$repo/tests/host/t-bench-report.sh" || true
+step "tests: the bench's round order and report's paired statistics" "$repo/tests/host/t-bench-report.sh" || true
 step "tests: perf-tree splits a profile's samples by context and stage" "$repo/tests/host/t-perf-tree.sh" || true
 step "tests: scan-dmesg skips only expected allocation-failure reports" "$repo/tests/host/t-scan-dmesg.sh" || true
 step "tests: each VM run starts from an empty results dir" "$repo/tests/host/t-results-dir.sh" || true
