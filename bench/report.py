@@ -351,8 +351,12 @@ def record(args, body, nrounds):
     """The run's file in the record of runs; returns its path."""
     day = datetime.datetime.now(datetime.timezone.utc).strftime('%Y-%m-%d')
     kind = {'loop': 'Loopback', 'wire': 'Wire'}[args.kind]
-    title = f'{day}: {kind}: full run of {day} ({args.commit})'
-    path = os.path.join(args.record, f'{day}-{args.kind}-full-{args.commit}.rst')
+    # An unpinned run, taken to compare its spread, keeps the pinned
+    # run's file of the same day and commit.
+    unpinned = (args.pinning or '').startswith('off')
+    title = f'{day}: {kind}: full run of {day} ({args.commit}{", unpinned" if unpinned else ""})'
+    path = os.path.join(args.record, f'{day}-{args.kind}-full-{args.commit}'
+                        f'{"-unpinned" if unpinned else ""}.rst')
     fields = [('Kind', 'full run'),
               ('Tried', f'the full {"loopback" if args.kind == "loop" else "wire"} run, '
                         f'{nrounds} round{"s" if nrounds != 1 else ""}'),

@@ -164,6 +164,7 @@ rec=$(ls "$work"/rec/*-wire-full-1234567.rst 2>/dev/null || true)
 expect "the record is written as DATE-wire-full-COMMIT.rst" "$(basename "${rec:-none}" | sed 's/^[0-9-]*-wire/DATE-wire/')" \
 	"DATE-wire-full-1234567.rst"
 if [ -n "$rec" ]; then
+	# shellcheck disable=SC2016  # rst's literal backquotes, not commands
 	for field in ':Kind: full run' ':Code: ``1234567``' ':Command: ``bench/run.sh --wire``' \
 		':Kernel: stock' ':Pinning: on: test' ':Tried: the full wire run, 4 rounds'; do
 		expect "the record has $field" "$(grep -cxF "$field" "$rec")" 1
@@ -183,6 +184,13 @@ except Exception as e:
 PY
 )" parses
 fi
+
+# An unpinned run's record stands beside the pinned one's.
+/usr/bin/python3 "$repo/bench/report.py" "$work/bench.log" --pinning "off (--no-pin)" \
+	--record "$work/rec" --kind wire --commit 1234567 >/dev/null 2>&1 || true
+expect "an unpinned run's record has a name of its own" \
+	"$(find "$work/rec" -name '*.rst' -printf '%f\n' | sort | sed 's/^[0-9-]*-wire/DATE-wire/' | tr '\n' ' ')" \
+	"DATE-wire-full-1234567-unpinned.rst DATE-wire-full-1234567.rst "
 
 # vm/run-vm.sh refuses to pin a guest to a core the host does not have.
 rc=0
