@@ -10,8 +10,8 @@
 #
 # and each run is a TAP line (it must finish; figures are not judged
 # here: bench/report.py does that).  BENCH_SMOKE=1 divides every count
-# by 100, for CI.  BENCH_PROFILE=1 profiles the small-message tests
-# instead (perf stat and perf record, see profile() below).
+# by 100, for CI.  BENCH_PROFILE=1 profiles the 8-byte round trips and
+# write instead (perf stat and perf record, see profile() below).
 #
 # Network: veth0 (10.77.0.1) in this namespace, veth1 (10.77.0.2) in
 # namespace "far".  Loopback tests use one device on veth0; pair tests a
@@ -33,6 +33,9 @@ LOG=$RESULTS/bench.log
 ROUNDS=${BENCH_ROUNDS:-3}
 DIV=1
 [ "${BENCH_SMOKE:-0}" = 1 ] && DIV=100
+# What --profile profiles by default: the three 8-byte round trips and
+# the signaled 8-byte write.
+PROFILE_TESTS="lat -s 8 -n 20000;lat_write -s 8 -n 20000;lat_read -s 8 -n 20000;write -s 8 -n 200000"
 : >"$LOG"
 
 # n COUNT: a run's count, scaled for the smoke.
@@ -97,8 +100,11 @@ loopback() {
 			bench "$drv" "$r" "${B[@]}" -t $op -s $s -m 1024 -n "$(sized $s)"
 		done
 	done
-	bench "$drv" "$r" "${B[@]}" -t lat -s 8 -n "$(n 15000)"
-	bench "$drv" "$r" "${B[@]}" -t lat -s 4096 -n "$(n 6000)"
+	# The round trips: send/recv, RDMA write and RDMA read ping-pongs.
+	for t in lat lat_write lat_read; do
+		bench "$drv" "$r" "${B[@]}" -t $t -s 8 -n "$(n 15000)"
+		bench "$drv" "$r" "${B[@]}" -t $t -s 4096 -n "$(n 6000)"
+	done
 	bench "$drv" "$r" "${B[@]}" -t ud -s 8 -n "$(sized 8)"
 	for q in 4 16; do
 		bench "$drv" "$r" "${B[@]}" -t write -s 8 -q $q -w 16 -n "$(sized 8)"
@@ -173,7 +179,7 @@ profile() {
 		return 0
 	fi
 	# Enough messages that the steady state outweighs setup and teardown.
-	IFS=';' read -ra tests <<<"${BENCH_PROFILE_TESTS:-lat -s 8 -n 20000;write -s 8 -n 200000}"
+	IFS=';' read -ra tests <<<"${BENCH_PROFILE_TESTS:-$PROFILE_TESTS}"
 	for t in "${tests[@]}"; do
 		read -ra args <<<"-t $t"
 		i=$((i + 1))

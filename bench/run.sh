@@ -4,22 +4,27 @@
 # The performance benchmark: rdma_rxe against rxc in one VM boot.
 #
 #   bench/run.sh [--smoke | --profile [TESTS]] [--kernel stock|stock-6.12]
-#                [--rounds N] [--wire [--cpus N] [--transfers]]
+#                [--rounds N] [--no-pin] [--wire [--cpus N] [--transfers]]
 #
 # Installs what it needs, builds rdma_rxc for the kernel (vm/kernels.sh
 # names it), librxc and rxc_bench, boots one VM and runs bench/guest.sh
-# there: both drivers alternately, N rounds each (default 3).  Then
-# bench/report.py prints the table (medians, rxc/rxe speedups, their
-# geometric mean, the targets).  --smoke runs every test with tiny counts
-# (CI); its figures mean nothing.  --profile runs the 8-byte latency and
-# write tests on each driver under perf stat and perf record instead and
-# prints the hottest symbols; TESTS, a ';'-separated list of rxc_bench
-# arguments such as "cntr_unsig -s 8 -n 200000", profiles those instead
-# (rdma_rxe, which has no counters, reports the counter tests skipped).
+# there: both drivers alternately, N rounds each (default 5).  The
+# guest's QEMU runs on host core 0, every thread of it (vm/run-vm.sh
+# --pin); --no-pin leaves it to the host's scheduler, as does a host with
+# fewer cores than guests.  Then bench/report.py prints the tables
+# (medians, rxc/rxe ratios, the paired statistics of each round's own
+# ratio, their geometric mean, the targets).  --smoke runs every test
+# with tiny counts (CI); its figures mean nothing.  --profile runs the
+# 8-byte round trips and write on each driver under perf stat and perf
+# record instead and prints the hottest symbols; TESTS, a ';'-separated
+# list of rxc_bench arguments such as "cntr_unsig -s 8 -n 200000",
+# profiles those instead (rdma_rxe, which has no counters, reports the
+# counter tests skipped).
 # Logs: build/bench-results/KERNEL/.
 #
 # --wire runs between two guests on one virtio link instead, with N vCPUs
-# each (default 1): vm/run-pair.sh boots both and bench/wire-guest.sh
+# each (default 1), guest a's QEMU on host core 0 and b's on core 1
+# unless --no-pin: vm/run-pair.sh boots both and bench/wire-guest.sh
 # runs the wire's tests and the middleware in them; the table then
 # compares the wire's figures, beside the link's TCP throughput;
 # --transfers runs only the write, read and send transfers there, and
@@ -39,14 +44,15 @@
 # Logs: build/bench-results/KERNEL-wire-Ncpu[-transfers|-profile]/{a,b}/.
 #
 # A full run (none of --smoke, --profile, --transfers, and no BENCH_*
-# narrowing) also writes its record of runs file,
-# Documentation/results/DATE-{loop,wire}-full-COMMIT.md (see its
+# narrowing) also has bench/report.py write its record of runs file,
+# Documentation/results/DATE-{loop,wire}-full-COMMIT.rst (see its
 # README.md); BENCH_RECORD=0 leaves it out, BENCH_RECORD_DIR puts it
 # elsewhere.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 args="$*"
-kernel=stock rounds=3 rounds_set=0 smoke=0 profile=0 ptests='' wire=0 cpus=1 transfers=0
+kernel=stock rounds=5 rounds_set=0 smoke=0 profile=0 ptests='' wire=0 cpus=1 transfers=0
+pin=1
 while [ $# -gt 0 ]; do
 	case $1 in
 	--smoke) smoke=1 ;;
@@ -61,7 +67,8 @@ while [ $# -gt 0 ]; do
 	--wire) wire=1 ;;
 	--cpus) cpus=$2; shift ;;
 	--transfers) transfers=1 ;;
-	*) sed -n '4,43p' "$0" >&2; exit 2 ;;
+	--no-pin) pin=0 ;;
+	*) sed -n '4,50p' "$0" >&2; exit 2 ;;
 	esac
 	shift
 done
@@ -71,27 +78,55 @@ if [ "$wire" = 1 ] && [ "$profile" = 1 ]; then
 	[ "$rounds_set" = 1 ] || rounds=1
 fi
 
-# record KIND REPORT: write a full run's file in the record of runs.
-record() {
-	local dir=${BENCH_RECORD_DIR:-$top/Documentation/results} commit f
-	[ "${BENCH_RECORD:-1}" = 1 ] && [ "$smoke$profile$transfers" = 000 ] || return 0
-	[ -z "${BENCH_OPS:-}${BENCH_SIZES:-}${BENCH_MTUS:-}${BENCH_QPS:-}${BENCH_LATS:-}${BENCH_PAIRS:-}${BENCH_EVENTS:-}" ] || return 0
-	commit=$(git -C "$top" rev-parse --short HEAD 2>/dev/null || echo unknown)
-	! git -C "$top" status --porcelain 2>/dev/null | grep -qv ' Documentation/results/' || commit=$commit-dirty
-	mkdir -p "$dir"
-	f=$dir/$(date -u +%F)-$1-full-$commit.md
-	{
-		echo "# $(date -u +%F): $1, full run on $commit"
-		echo
-		echo "- command: \`bench/run.sh${args:+ $args}\`"
-		echo "- code: $commit"
-		echo "- kernel: $kernel, $rounds rounds"
-		echo
-		echo '```'
-		cat "$2"
-		echo '```'
-	} >"$f"
-	echo "bench: recorded in $f"
+# pin_args GUESTS: sets pins to vm/run-vm.sh's (one guest) or
+# vm/run-pair.sh's (two) --pin, one host core per guest, or to nothing
+# when pinning is off or the host has fewer cores than guests; and
+# pinning to what the report says of it.
+pin_args() {
+	local cores
+	cores=$(nproc)
+	pins=() pinning=on
+	if [ "$pin" = 0 ]; then
+		pinning="off (--no-pin)"
+	elif [ "$cores" -lt "$1" ]; then
+		pinning="off ($cores host core(s) for $1 guests)"
+		echo "bench: $cores host core(s) for $1 guests: not pinned" >&2
+	elif [ "$1" = 1 ]; then
+		pins=(--pin 0)
+	else
+		pins=(--pin 0:1)
+	fi
+}
+
+# pinned DIR...: what each guest's vm/run-vm.sh found pinned.
+pinned() {
+	local d sep=''
+	[ "$pinning" = on ] || { echo "$pinning"; return; }
+	printf 'on: '
+	for d in "$@"; do
+		printf '%sguest %s, %s' "$sep" "$(basename "$d")" \
+			"$(cat "$d/pinning.txt" 2>/dev/null || echo "no pinning.txt")"
+		sep='; '
+	done
+	echo
+}
+
+# report LOG OUT KIND PINNING: bench/report.py's tables into OUT/report.txt
+# and, for a full run, its record of runs file.
+report() {
+	local commit rec=() kver
+	if [ "${BENCH_RECORD:-1}" = 1 ] && [ "$smoke$profile$transfers" = 000 ] &&
+		[ -z "${BENCH_OPS:-}${BENCH_SIZES:-}${BENCH_MTUS:-}${BENCH_QPS:-}${BENCH_LATS:-}${BENCH_PAIRS:-}${BENCH_EVENTS:-}" ]; then
+		commit=$(git -C "$top" rev-parse --short HEAD 2>/dev/null || echo unknown)
+		! git -C "$top" status --porcelain 2>/dev/null | grep -qv ' Documentation/results/' ||
+			commit=$commit-dirty
+		kver=$(grep -m1 -o 'Linux version [^ ]*' "$(dirname "$1")/console.log" 2>/dev/null || true)
+		rec=(--record "${BENCH_RECORD_DIR:-$top/Documentation/results}" --kind "$3"
+		     --command "bench/run.sh${args:+ $args}" --commit "$commit"
+		     --kernel "$kernel${kver:+ (${kver#Linux version })}")
+	fi
+	/usr/bin/python3 "$top/bench/report.py" "$1" --pinning "$4" ${rec[@]+"${rec[@]}"} |
+		tee -a "$2/report.txt"
 }
 
 "$top/vm/install-deps.sh"
@@ -106,9 +141,11 @@ if [ "$wire" = 1 ]; then
 	elif [ "$transfers" = 1 ]; then
 		out=$out-transfers
 	fi
+	pin_args 2
+	# A full round, middleware included, takes some 15 minutes under TCG.
 	"$top/vm/run-pair.sh" --kernel "$kernel" --guest-script "$top/bench/wire-guest.sh" \
-		--results "$out" --modules "$mods" --cpus "$cpus" \
-		--timeout $((smoke ? 1500 : 7200)) \
+		--results "$out" --modules "$mods" --cpus "$cpus" ${pins[@]+"${pins[@]}"} \
+		--timeout $((smoke ? 1500 : 1800 + rounds * 1500)) \
 		--env "BENCH_ROUNDS=$rounds" --env "BENCH_SMOKE=$smoke" \
 		--env "BENCH_TRANSFERS=$transfers" --env "BENCH_PROFILE=$profile" \
 		--env "BENCH_EVENTS=${BENCH_EVENTS:-}" --env "BENCH_PAIRS=${BENCH_PAIRS:-}" \
@@ -116,22 +153,24 @@ if [ "$wire" = 1 ]; then
 		--env "BENCH_MW_ROUNDS=${BENCH_MW_ROUNDS:-}" \
 		--env "BENCH_OPS=${BENCH_OPS:-}" --env "BENCH_SIZES=${BENCH_SIZES:-}" \
 		--env "BENCH_QPS=${BENCH_QPS:-}" --env "BENCH_LATS=${BENCH_LATS:-}"
-	echo "bench: $kernel kernel, two guests with $cpus vCPU(s) each, $(date -u +%F), $rounds rounds" | tee "$out/report.txt"
-	/usr/bin/python3 "$top/bench/report.py" "$out/a/bench.log" | tee -a "$out/report.txt"
-	record wire "$out/report.txt"
+	pinning=$(pinned "$out/a" "$out/b")
+	echo "bench: $kernel kernel, two guests with $cpus vCPU(s) each, $(date -u +%F), $rounds rounds, pinning $pinning" |
+		tee "$out/report.txt"
+	report "$out/a/bench.log" "$out" wire "$pinning"
 	exit 0
 fi
 out=$top/build/bench-results/$kernel
 [ "$profile" = 1 ] && out=$out-profile
-# A full run takes some 7 minutes under TCG; the smoke about 2.
-"$top/vm/run-vm.sh" --kernel "$kernel" --guest-script "$top/bench/guest.sh" \
-	--results "$out" --modules "$mods" --timeout $((smoke || profile ? 900 : 5400)) \
+pin_args 1
+# A full round takes some 3 minutes under TCG; the smoke about 2 in all.
+"$top/vm/run-vm.sh" --kernel "$kernel" --guest-script "$top/bench/guest.sh" ${pins[@]+"${pins[@]}"} \
+	--results "$out" --modules "$mods" --timeout $((smoke || profile ? 900 : 900 + rounds * 900)) \
 	--env "BENCH_ROUNDS=$rounds" --env "BENCH_SMOKE=$smoke" \
 	--env "BENCH_PROFILE=$profile" --env "BENCH_PROFILE_TESTS=$ptests"
 if [ "$profile" = 1 ]; then
 	cat "$out"/perf-*.stat
 	exit 0
 fi
-echo "bench: $kernel kernel, $(date -u +%F), $rounds rounds" | tee "$out/report.txt"
-/usr/bin/python3 "$top/bench/report.py" "$out/bench.log" | tee -a "$out/report.txt"
-record loop "$out/report.txt"
+pinning=$(pinned "$out")
+echo "bench: $kernel kernel, $(date -u +%F), $rounds rounds, pinning $pinning" | tee "$out/report.txt"
+report "$out/bench.log" "$out" loop "$pinning"

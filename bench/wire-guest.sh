@@ -13,8 +13,9 @@
 # unmeasured run of each operation (warm_up), write,
 # read and send at 8 B, 4 KiB and 64 KiB at path MTU 1024 (1500-byte
 # link) and 4096 (9000-byte link), the 64 KiB write again with its
-# requester asleep (sleeping_writes), latency, 1, 4 and 16 QPs, UD and the
-# counter tests.  After the rounds, rc_xfer checks every byte of 64 KiB
+# requester asleep (sleeping_writes), the round trips of send/recv, RDMA
+# write and RDMA read (round_trips), 1, 4 and 16 QPs, UD and the counter
+# tests.  After the rounds, rc_xfer checks every byte of 64 KiB
 # sends, writes and reads between the two rxc devices at both path MTUs
 # (xfers), then the middleware, once per pairing of
 # drivers (a-b): rxe-rxe for reference, rxc-rxc, rxc-rxe and rxe-rxc:
@@ -279,11 +280,14 @@ qp_writes() {
 	done
 }
 
-# round_trips PAIRING R GID: the round trip of each size in LATS.
+# round_trips PAIRING R GID: the send/recv, RDMA write and RDMA read
+# ping-pongs of each size in LATS.
 round_trips() {
-	local s
-	for s in $LATS; do
-		bench_pair "$1" "$2" "$3" -t lat -s "$s" -n "$(n 2000)"
+	local s t
+	for t in lat lat_write lat_read; do
+		for s in $LATS; do
+			bench_pair "$1" "$2" "$3" -t "$t" -s "$s" -n "$(n 2000)"
+		done
 	done
 }
 

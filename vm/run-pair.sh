@@ -6,26 +6,30 @@
 #
 #   vm/run-pair.sh --kernel K --guest-script PATH --results DIR
 #                  [--modules DIR] [--timeout SECS] [--cpus N] [--env K=V ...]
+#                  [--pin CORE_A:CORE_B]
 #
 # Guest "a" gets its results in DIR/a, guest "b" in DIR/b (see
 # vm/run-vm.sh for what each holds).  Both run PATH, knowing their role
 # as RXC_WIRE_ROLE (a or b) and their NIC by RXC_WIRE_MAC; the script
 # gives the NICs their addresses (tests/guest/wire.sh).  The link is QEMU's
 # UDP socket netdev: no root, no bridge, and unlike its TCP form no
-# Nagle stalls.  Exit status: a's, unless a passed and b did not.
+# Nagle stalls.  --pin runs guest a's QEMU on host core CORE_A and b's
+# on CORE_B (vm/run-vm.sh --pin).  Exit status: a's, unless a passed and
+# b did not.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
-results='' args=()
+results='' args=() pin_a=() pin_b=()
 while [ $# -gt 0 ]; do
 	case $1 in
 	--results) results=$2 ;;
+	--pin) pin_a=(--pin "${2%:*}") pin_b=(--pin "${2#*:}") ;;
 	--kernel | --guest-script | --modules | --timeout | --cpus | --env)
 		args+=("$1" "$2") ;;
-	*) sed -n '4,15p' "$0" >&2; exit 2 ;;
+	*) sed -n '4,18p' "$0" >&2; exit 2 ;;
 	esac
 	shift 2
 done
-[ -n "$results" ] || { sed -n '4,15p' "$0" >&2; exit 2; }
+[ -n "$results" ] || { sed -n '4,18p' "$0" >&2; exit 2; }
 log() { echo "run-pair: $*" >&2; }
 
 # Two UDP ports nobody here listens on, so that concurrent pairs (CI runs
@@ -39,10 +43,10 @@ done
 
 mkdir -p "$results"
 rc_a=0 rc_b=0
-"$here/run-vm.sh" "${args[@]}" --results "$results/b" \
+"$here/run-vm.sh" "${args[@]}" ${pin_b[@]+"${pin_b[@]}"} --results "$results/b" \
 	--wire "$pb:$pa:52:54:00:77:00:02" --env RXC_WIRE_ROLE=b &
 pid_b=$!
-"$here/run-vm.sh" "${args[@]}" --results "$results/a" \
+"$here/run-vm.sh" "${args[@]}" ${pin_a[@]+"${pin_a[@]}"} --results "$results/a" \
 	--wire "$pa:$pb:52:54:00:77:00:01" --env RXC_WIRE_ROLE=a || rc_a=$?
 wait "$pid_b" || rc_b=$?
 log "guest a: status $rc_a, guest b: status $rc_b (UDP ports $pa, $pb)"

@@ -8,12 +8,16 @@
 #                --guest-script PATH --results DIR
 #                [--modules DIR] [--timeout SECS] [--env K=V ...]
 #                [--cpus N] [--cpu-model MODEL] [--wire LPORT:PPORT:MAC]
+#                [--pin CORE]
 #
 # --cpu-model is QEMU's -cpu (its default, qemu64, when not given).
 # --wire gives the guest one virtio NIC with address MAC on QEMU's UDP
 # socket netdev: it receives on 127.0.0.1:LPORT and sends to PPORT, where
 # another guest listens (vm/run-pair.sh starts both).  The guest learns
 # MAC as RXC_WIRE_MAC.  Without it the guest has no NIC at all.
+# --pin runs every thread of QEMU on host core CORE (bench/run.sh: the
+# host's scheduler moving vCPUs between cores is part of a run's noise)
+# and says so in DIR/pinning.txt.
 #
 # DIR starts empty (vm/results-dir.sh).  In it afterwards: console.log
 # (serial console), guest.log (the script's output), dmesg.txt,
@@ -28,8 +32,8 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/.." && pwd)
 kernel=stock script='' results='' modules='' tmo=900 envs=() cpus=2 wire=''
-cpu_model=()
-usage() { sed -n '4,18p' "$0" >&2; exit 2; }
+cpu_model=() pin=''
+usage() { sed -n '4,22p' "$0" >&2; exit 2; }
 while [ $# -gt 0 ]; do
 	case $1 in
 	--kernel) kernel=$2 ;;
@@ -41,6 +45,7 @@ while [ $# -gt 0 ]; do
 	--cpus) cpus=$2 ;;
 	--cpu-model) cpu_model=(-cpu "$2") ;;
 	--wire) wire=$2 ;;
+	--pin) pin=$2 ;;
 	*) usage ;;
 	esac
 	shift 2
@@ -49,6 +54,10 @@ if [ -z "$script" ] || [ -z "$results" ]; then usage; fi
 script=$(realpath "$script")
 log() { echo "run-vm: $*" >&2; }
 case $cpus in [1-9]) ;; *) log "--cpus: 1 to 9"; exit 2 ;; esac
+if [ -n "$pin" ] && { ! [[ $pin =~ ^[0-9]+$ ]] || [ "$pin" -ge "$(nproc)" ]; }; then
+	log "--pin $pin: not a core of this host (0 to $(($(nproc) - 1)))"
+	exit 2
+fi
 nic=(-nic none)
 if [ -n "$wire" ]; then
 	if ! [[ $wire =~ ^([0-9]+):([0-9]+):(([0-9a-f]{2}:){5}[0-9a-f]{2})$ ]]; then
@@ -153,14 +162,35 @@ boot_watch() {
 	done
 }
 
+# pin_threads PID: every thread of the QEMU that timeout PID runs on core
+# $pin, and what each may run on written to pinning.txt.  QEMU starts
+# under taskset, so its threads inherit the core; this pins any thread
+# that left it (QEMU itself sets no affinity) and counts them.
+pin_threads() {
+	local q t n=0 on=0
+	q=$(pgrep -P "$1" | head -n 1)
+	if [ -z "$q" ]; then
+		echo "not pinned: no QEMU process under $1" >"$results/pinning.txt"
+		return 0
+	fi
+	for t in /proc/"$q"/task/*; do
+		taskset -p -c "$pin" "${t##*/}" >/dev/null 2>&1 || true
+		n=$((n + 1))
+		[ "$(awk '/^Cpus_allowed_list/ { print $2 }' "$t/status" 2>/dev/null)" != "$pin" ] ||
+			on=$((on + 1))
+	done
+	echo "$on of $n QEMU threads on host core $pin" >"$results/pinning.txt"
+}
+
 # boot: one run of the VM; sets rc to QEMU's exit status.
 boot() {
-	local pid
+	local pid taskset=()
 	rc=0
+	[ -z "$pin" ] || taskset=(taskset -c "$pin")
 	# -nodefaults and -nic none: no NIC but --wire's, no VGA or monitor,
 	# so the guest has no way out and nothing competes with the serial
 	# console.  No -enable-kvm (hangs here).
-	timeout -k 10 "$tmo" qemu-system-x86_64 \
+	timeout -k 10 "$tmo" "${taskset[@]}" qemu-system-x86_64 \
 		-nodefaults -nographic -no-reboot -m 2G -smp "$cpus" "${cpu_model[@]}" "${nic[@]}" \
 		-kernel "$bzimage" -initrd "$initrd" \
 		-append "console=ttyS0 panic=-1 log_buf_len=4M printk.devkmsg=on rxc_repo=$repo rxc_boot=$here/guest-boot.sh $cmdline" \
@@ -171,6 +201,7 @@ boot() {
 		>"$results/qemu.log" 2>&1 </dev/null &
 	pid=$!
 	boot_watch "$pid"
+	[ -z "$pin" ] || pin_threads "$pid"
 	wait "$pid" || rc=$?
 }
 

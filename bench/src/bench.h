@@ -23,6 +23,8 @@
 enum bench_test {
 	T_WRITE, T_READ, T_SEND,	/* RC message rate and bandwidth */
 	T_LAT,				/* RC send/recv round trip */
+	T_LAT_WRITE,			/* RC RDMA write round trip */
+	T_LAT_READ,			/* RC RDMA read round trip */
 	T_UD,				/* UD send rate */
 	T_MEMCPY,			/* memory bandwidth, no device */
 	T_CNTR_UNSIG,			/* unsignaled writes, counter-tracked */
@@ -69,6 +71,7 @@ struct bench_side {
 	struct ibv_mr *mr;
 	uint8_t *buf;
 	size_t len;
+	uint32_t unreaped;	/* lat_write: signaled writes not yet polled */
 	union ibv_gid gid;
 	struct bench_qp_info peer[BENCH_MAX_QPS];
 };
@@ -90,6 +93,9 @@ void side_info(const struct bench_side *s, const struct bench_opts *o,
 void side_connect(struct bench_side *s, const struct bench_opts *o, bool ud);
 void side_close(struct bench_side *s, const struct bench_opts *o);
 struct ibv_context *bench_open_device(const char *name);
+int post_send_at(struct bench_side *s, uint32_t q, enum ibv_wr_opcode op,
+		 uint64_t off, uint64_t roff, uint32_t size,
+		 unsigned int flags);
 int post_send_op(struct bench_side *s, uint32_t q, enum ibv_wr_opcode op,
 		 uint64_t off, uint32_t size, unsigned int flags);
 void post_recv(struct bench_side *s, struct ibv_qp *qp, uint32_t len,
@@ -111,6 +117,7 @@ void prime_recvs(const struct bench_opts *o, struct bench_side *resp);
 void run_latency(const struct bench_opts *o, struct bench_side *a,
 		 struct bench_side *b, int fd);
 void serve_latency(const struct bench_opts *o, struct bench_side *b, int fd);
+bool test_is_latency(enum bench_test t);
 void run_counters(const struct bench_opts *o, struct bench_side *req);
 bool test_uses_counter(enum bench_test t);
 bool counters_attach(const struct bench_opts *o, struct bench_side *req);

@@ -195,12 +195,13 @@ void side_close(struct bench_side *s, const struct bench_opts *o)
 }
 
 /*
- * Post one WR on QP @q: @size bytes at offset @off of our buffer, and for
- * RDMA operations at the same offset of the peer's.  A side with an AH is
+ * Post one WR on QP @q: @size bytes at offset @off of our buffer and, for
+ * RDMA operations, at offset @roff of the peer's.  A side with an AH is
  * UD and sends to the peer's QP 0.  Returns ibv_post_send()'s errno.
  */
-int post_send_op(struct bench_side *s, uint32_t q, enum ibv_wr_opcode op,
-		 uint64_t off, uint32_t size, unsigned int flags)
+int post_send_at(struct bench_side *s, uint32_t q, enum ibv_wr_opcode op,
+		 uint64_t off, uint64_t roff, uint32_t size,
+		 unsigned int flags)
 {
 	struct ibv_sge sge = {
 		.addr = (uintptr_t)s->buf + off,
@@ -220,10 +221,17 @@ int post_send_op(struct bench_side *s, uint32_t q, enum ibv_wr_opcode op,
 		wr.wr.ud.remote_qpn = s->peer[0].qpn;
 		wr.wr.ud.remote_qkey = BENCH_QKEY;
 	} else if (op != IBV_WR_SEND) {
-		wr.wr.rdma.remote_addr = s->peer[q].addr + off;
+		wr.wr.rdma.remote_addr = s->peer[q].addr + roff;
 		wr.wr.rdma.rkey = s->peer[q].rkey;
 	}
 	return ibv_post_send(s->qp[q], &wr, &bad);
+}
+
+/* post_send_at() with the same offset in both buffers. */
+int post_send_op(struct bench_side *s, uint32_t q, enum ibv_wr_opcode op,
+		 uint64_t off, uint32_t size, unsigned int flags)
+{
+	return post_send_at(s, q, op, off, off, size, flags);
 }
 
 /* A receive into the slot of wr @id. */

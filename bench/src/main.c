@@ -7,8 +7,9 @@
  *   rxc_bench -t TEST [-d DEV] [-g GID] [-s SIZE] [-m MTU] [-q QPS]
  *             [-n COUNT] [-w WINDOW] [-p PORT] [-S | -C HOST]
  *
- * TEST: write, read, send (RC rate and bandwidth), lat (RC send/recv
- * round trip), ud (UD send rate), memcpy (memory bandwidth, no device),
+ * TEST: write, read, send (RC rate and bandwidth), lat, lat_write,
+ * lat_read (RC round trips of send/recv, RDMA write and RDMA read,
+ * latency.c), ud (UD send rate), memcpy (memory bandwidth, no device),
  * cntr_unsig, cntr_sig, cntr_base, wake_wait, wake_notify, wake_cq
  * (counters.c),
  * idle_qps (the kernel memory COUNT idle RC QPs take, from /proc/meminfo).
@@ -29,7 +30,8 @@
 
 const char *const bench_test_names[T_NUM] = {
 	[T_WRITE] = "write", [T_READ] = "read", [T_SEND] = "send",
-	[T_LAT] = "lat", [T_UD] = "ud", [T_MEMCPY] = "memcpy",
+	[T_LAT] = "lat", [T_LAT_WRITE] = "lat_write",
+	[T_LAT_READ] = "lat_read", [T_UD] = "ud", [T_MEMCPY] = "memcpy",
 	[T_CNTR_UNSIG] = "cntr_unsig", [T_CNTR_SIG] = "cntr_sig",
 	[T_CNTR_BASE] = "cntr_base",
 	[T_WAKE_WAIT] = "wake_wait", [T_WAKE_NOTIFY] = "wake_notify",
@@ -216,15 +218,17 @@ static void parse(int argc, char **argv, struct bench_opts *o)
 			bench_die("usage: rxc_bench -t TEST [-d DEV] [-g GID] [-s SIZE] [-m MTU] [-q QPS] [-n COUNT] [-w WINDOW] [-p PORT] [-e] [-S | -C HOST]");
 		}
 	}
-	if (o->test == T_UD || one_qp_only(o->test) || o->test == T_LAT ||
-	    o->test == T_IDLE_QPS)
+	if (o->test == T_UD || one_qp_only(o->test) ||
+	    test_is_latency(o->test) || o->test == T_IDLE_QPS)
 		o->nqps = 1;
 	if (!o->count || !o->window || !o->nqps || o->nqps > BENCH_MAX_QPS ||
-	    o->size > (1u << 20) || (o->test == T_UD && o->size > 1024))
-		bench_die("need COUNT, WINDOW > 0, 1 <= QPS <= %d, SIZE <= 1 MiB (UD: 1 KiB)",
+	    o->size > (1u << 20) || (o->test == T_UD && o->size > 1024) ||
+	    (o->test == T_LAT_WRITE && !o->size))
+		bench_die("need COUNT, WINDOW > 0, 1 <= QPS <= %d, SIZE <= 1 MiB (UD: 1 KiB, lat_write: >= 1)",
 			  BENCH_MAX_QPS);
 	if (o->events && ((!o->host && !o->server) ||
-			  dispatches_to_counters(o->test) || o->test == T_LAT))
+			  dispatches_to_counters(o->test) ||
+			  test_is_latency(o->test)))
 		bench_die("-e is for rate tests in pair mode");
 	if ((o->test == T_IDLE_QPS || o->test == T_MEMCPY) &&
 	    (o->host || o->server))
@@ -237,7 +241,7 @@ static void run_rate_or_latency(const struct bench_opts *o,
 				struct bench_side *a, struct bench_side *b,
 				int fd)
 {
-	if (o->test == T_LAT)
+	if (test_is_latency(o->test))
 		run_latency(o, a, b, fd);
 	else
 		run_rate(o, a, b, fd);
@@ -325,7 +329,7 @@ static int run_pair(const struct bench_opts *o, struct ibv_context *ctx)
 	side_info(&s, o, info);
 	oob_swap(fd, info, s.peer, sizeof(info[0]) * o->nqps);
 	side_connect(&s, o, ud);
-	if (o->server && o->test == T_LAT)
+	if (o->server && test_is_latency(o->test))
 		serve_latency(o, &s, fd);
 	else if (o->server)
 		serve_rate(o, &s, fd);
