@@ -179,9 +179,10 @@ fi
 # The sid root, which builds rxc for Linux 7.x, the 7.x kernels the
 # guests boot, and with 7.3, rdma-core 65 built from sid's source with
 # rdma-core-patches/ and librxc built against it (its host checks' TAP in
-# librxc-sid.tap): made in the background, at the lowest CPU priority,
-# while the host steps and the Debian 12 guests run.  Cached: a rerun
-# returns at once.
+# librxc-sid.tap), and in --full the Debian packages built and installed
+# there beside it (tests/host/t-packages-sid.sh, packages-sid.tap): made
+# in the background, at the lowest CPU priority, while the host steps and
+# the Debian 12 guests run.  Cached: a rerun returns at once.
 sid_pid='' sid_t0=$(date +%s)
 sid_kernels=$(for k in $kernels; do case $k in stock-7.*) echo "${k#stock-}" ;; esac; done)
 rdma_core_65=0
@@ -194,6 +195,10 @@ if [ -n "$sid_kernels" ]; then
 	 if [ "$rdma_core_65" = 1 ]; then
 		RXC_RDMA_CORE=patched nice -n 19 "$repo/userspace/tests/check-sid.sh" \
 			>"$out/librxc-sid.tap"
+	 fi &&
+	 if [ "$rdma_core_65" = 1 ] && [ "$tier" = full ]; then
+		# Its results are its TAP's, read by sid_root_wait.
+		nice -n 19 "$repo/tests/host/t-packages-sid.sh" >"$out/packages-sid.tap" || true
 	 fi) >"$out/sid-root.log" 2>&1 &
 	# shellcheck disable=SC2034 # bg_wait reads it by name
 	sid_pid=$!
@@ -229,6 +234,9 @@ sid_root_wait() {
 		grep -E '^(not )?ok - ' "$out/librxc-sid.tap" |
 		sed 's/^\(\(not \)\?ok\) - /\1 - librxc on libibverbs 65: /' |
 		tee -a "$host_tap"
+	[ ! -f "$out/packages-sid.tap" ] ||
+		grep -E '^(not )?ok - ' "$out/packages-sid.tap" | tee -a "$host_tap" ||
+		res "not ok" "packages on sid: no results (see sid-root.log)"
 }
 
 # debug_kernel_wait: the debug kernel (and debug-compat's modules); sets
