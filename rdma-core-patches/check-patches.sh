@@ -1,20 +1,24 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 #
-# What CI can check of the rdma-core series without rdma-core's source:
+# What CI can check of a patch series without its project's source:
 # every patch parses (git apply --stat), has a subject and a
 # Signed-off-by, and the series file lists exactly the patches present.
 # Whether the series applies and builds is checked against an upstream
 # checkout by hand (see README.md), not here.  Prints TAP.
 #
-#   sh rdma-core-patches/check-patches.sh
+#   sh rdma-core-patches/check-patches.sh [DIR]
+#
+# DIR (default: this script's directory) holds the series; its name
+# labels the results (libfabric-patches/check-patches.sh passes its own).
 set -u
-dir=$(cd "$(dirname "$0")" && pwd)
+dir=$(cd "${1:-$(dirname "$0")}" && pwd)
+name=${dir##*/}
 n=0 failed=0
 res() {	# res OK NAME [DETAIL]
 	n=$((n + 1))
-	if [ "$1" = 0 ]; then echo "ok - rdma-core-patches: $2"
-	else echo "not ok - rdma-core-patches: $2"; [ -z "${3:-}" ] || echo "#   $3"
+	if [ "$1" = 0 ]; then echo "ok - $name: $2"
+	else echo "not ok - $name: $2"; [ -z "${3:-}" ] || echo "#   $3"
 		failed=$((failed + 1)); fi
 }
 

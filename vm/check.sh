@@ -179,14 +179,28 @@ fi
 # The sid root, which builds rxc for Linux 7.x, the 7.x kernels the
 # guests boot, and with 7.3, rdma-core 65 built from sid's source with
 # rdma-core-patches/ and librxc built against it (its host checks' TAP in
-# librxc-sid.tap), and in --full the Debian packages built and installed
-# there beside it (tests/host/t-packages-sid.sh, packages-sid.tap): made
-# in the background, at the lowest CPU priority, while the host steps and
-# the Debian 12 guests run.  Cached: a rerun returns at once.
+# librxc-sid.tap), then libfabric 2.1.0 with libfabric-patches/ and its
+# fabtests, and tests/libfabric against them, and in --full the Debian
+# packages built and installed there beside rdma-core 65
+# (tests/host/t-packages-sid.sh, packages-sid.tap): made in the
+# background, at the lowest CPU priority, while the host steps and the
+# Debian 12 guests run.  Cached: a rerun returns at once.
 sid_pid='' sid_t0=$(date +%s)
 sid_kernels=$(for k in $kernels; do case $k in stock-7.*) echo "${k#stock-}" ;; esac; done)
 rdma_core_65=0
 [[ " $kernels " != *" stock-7.3 "* ]] || rdma_core_65=1
+# build_libfabric: libfabric 2.1.0 with libfabric-patches/ and fabtests
+# (libfabric-patches/build.sh, cached), then lf_cntr against them; the
+# prefix goes to libfabric.dir once both are built.
+build_libfabric() {
+	local lf
+
+	rm -f "$out/libfabric.dir"
+	lf=$(nice -n 19 "$repo/libfabric-patches/build.sh") &&
+		nice -n 19 "$here/sid-root.sh" run -b "$repo" -b "$lf" \
+			make -s -C "$repo/tests/libfabric" LIBFABRIC="$lf" &&
+		echo "$lf" >"$out/libfabric.dir"
+}
 if [ -n "$sid_kernels" ]; then
 	log "sid root and Linux ${sid_kernels//$'\n'/, }: preparing in the background"
 	# shellcheck disable=SC2086 # one word per series
@@ -195,6 +209,7 @@ if [ -n "$sid_kernels" ]; then
 	 if [ "$rdma_core_65" = 1 ]; then
 		RXC_RDMA_CORE=patched nice -n 19 "$repo/userspace/tests/check-sid.sh" \
 			>"$out/librxc-sid.tap"
+		build_libfabric
 	 fi &&
 	 if [ "$rdma_core_65" = 1 ] && [ "$tier" = full ]; then
 		# Its results are its TAP's, read by sid_root_wait.
@@ -237,6 +252,12 @@ sid_root_wait() {
 	[ ! -f "$out/packages-sid.tap" ] ||
 		grep -E '^(not )?ok - ' "$out/packages-sid.tap" | tee -a "$host_tap" ||
 		res "not ok" "packages on sid: no results (see sid-root.log)"
+	[ "$rdma_core_65" = 1 ] || return 0
+	if [ -s "$out/libfabric.dir" ]; then
+		res ok "build: libfabric 2.1.0 with libfabric-patches/, fabtests, lf_cntr"
+	else
+		res "not ok" "build: libfabric 2.1.0 with libfabric-patches/, fabtests, lf_cntr (see sid-root.log)"
+	fi
 }
 
 # debug_kernel_wait: the debug kernel (and debug-compat's modules); sets
@@ -286,10 +307,13 @@ if [ -f "$repo/userspace/Makefile" ]; then
 		tap_of "librxc host checks" make -s -C "$repo/userspace" check-host
 	fi
 fi
-# The rdma-core series: CI has no rdma-core source, so it only checks
-# that every patch parses (rdma-core-patches/README.md).
+# The rdma-core and libfabric series: here, only that every patch parses
+# (their READMEs); the sid job builds them, the 7.3 stage tests them.
 if [ -f "$repo/rdma-core-patches/check-patches.sh" ]; then
 	tap_of "rdma-core-patches" sh "$repo/rdma-core-patches/check-patches.sh"
+fi
+if [ -f "$repo/libfabric-patches/check-patches.sh" ]; then
+	tap_of "libfabric-patches" sh "$repo/libfabric-patches/check-patches.sh"
 fi
 # Documentation/*.rst: each parses without a docutils warning.
 tap_of "docs" "$repo/tests/host/t-docs.sh"
@@ -452,11 +476,13 @@ run_bench_smoke() {
 	done
 }
 
-# run_rdma_core_65: one 7.3 guest running rdma-core-patches/guest-check.sh
-# against rxc0; counted in rdma-core-65.tap.
-run_rdma_core_65() {
-	local r=$out/rdma-core-65 rtap=$out/rdma-core-65.tap mods rc=0
-	local label="rdma-core 65 on 7.3"
+# run_sid_guest NAME LABEL SCRIPT [--env K=V]...: one 7.3 guest running
+# SCRIPT (rdma-core-patches/ or libfabric-patches/guest-check.sh), whose
+# userspace is the sid root's rdma-core 65; counted in NAME.tap, each
+# result named LABEL, the guest's files in $out/NAME.
+run_sid_guest() {
+	local name=$1 label=$2 script=$3 r=$out/$1 rtap=$out/$1.tap mods rc=0
+	shift 3
 	: >"$rtap"
 	rres() { echo "$1 - $label: $2" | tee -a "$rtap"; }
 	if ! mods=$(bash "$here/build-modules.sh" stock-7.3); then
@@ -466,9 +492,10 @@ run_rdma_core_65() {
 	rm -rf "$r"
 	mkdir -p "$r"
 	"$here/run-vm.sh" --kernel stock-7.3 --cpu-model "$(cpu_model_of stock-7.3)" \
-		--guest-script "$repo/rdma-core-patches/guest-check.sh" \
+		--guest-script "$script" \
 		--results "$r" --modules "$mods" --timeout "${RXC_TIMEOUT_STOCK:-1800}" \
-		--env DEV_TYPE=rxc --env "RXC_CACHE=${RXC_CACHE:-/var/cache/rxc}" || rc=$?
+		--env DEV_TYPE=rxc --env "RXC_CACHE=${RXC_CACHE:-/var/cache/rxc}" \
+		--env "RXC_TIER=$tier" "$@" || rc=$?
 	case $rc in
 	0) rres ok "vm: guest completed" ;;
 	124) rres "not ok" "vm: timed out" ;;
@@ -528,11 +555,18 @@ if [[ " $kernels " == *" stock "* ]] && [ "${RXC_BENCH_SMOKE:-1}" = 1 ] &&
 fi
 run_kernels ${sid_run[@]+"${sid_run[@]}"}
 # rdma-core 65 with the series, in the sid root, on 7.3's core object:
-# stock ibv_devinfo, upstream pyverbs' counter tests, librxc's examples.
+# stock ibv_devinfo, upstream pyverbs' counter tests, librxc's examples;
+# then libfabric's fi_cntr on it (lf_cntr, fabtests).
 if [ "$rdma_core_65" = 1 ]; then
 	t0=$(date +%s)
-	run_rdma_core_65
+	run_sid_guest rdma-core-65 "rdma-core 65 on 7.3" \
+		"$repo/rdma-core-patches/guest-check.sh"
 	summarize "rdma-core 65 on 7.3" "$out/rdma-core-65.tap" "$t0"
+	t0=$(date +%s)
+	run_sid_guest libfabric "libfabric on 7.3" \
+		"$repo/libfabric-patches/guest-check.sh" \
+		--env "RXC_LIBFABRIC=$(cat "$out/libfabric.dir" 2>/dev/null)"
+	summarize "libfabric on 7.3" "$out/libfabric.tap" "$t0"
 fi
 [[ " $kernels " != *" debug "* ]] || run_kernels debug
 [[ " $kernels " != *" debug-compat "* ]] || run_kernels debug-compat
