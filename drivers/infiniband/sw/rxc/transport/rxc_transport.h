@@ -420,6 +420,7 @@ int rxc_fill_res_qp_entry(struct sk_buff *msg, struct ib_qp *ibqp);
 
 /* rxc_comp.c */
 void rxc_comp_recv(struct rxc_qp *qp, struct sk_buff *skb);
+void rxc_comp_aeth(struct rxc_qp *qp, u8 syn, u32 psn);
 /*
  * Finished WQEs one call retires at most: each writes a CQE, updates
  * counters and may signal an eventfd, and a call may run in softirq.
