@@ -432,6 +432,8 @@ bool rxc_comp_retire(struct rxc_qp *qp);
 /* rxc_resp.c */
 void rxc_resp_start(struct rxc_qp *qp);
 void rxc_resp_recv(struct rxc_qp *qp, struct sk_buff *skb);
+bool rxc_resp_restarts_read(const struct rxc_qp *qp,
+			    const struct rxc_pkt_info *pkt);
 int rxc_resp_send_reads(struct rxc_qp *qp, int budget);
 void rxc_resp_flush_ack(struct rxc_qp *qp);
 void rxc_resp_flush_rwqe(struct rxc_qp *qp);
