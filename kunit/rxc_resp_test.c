@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 /*
  * The responder's state when a QP enters RTR: a QP reused after RESET
- * must answer its new peer as a new QP would.
+ * must answer its new peer as a new QP would.  And which request may
+ * overtake the read being answered: only one asking for that read again.
  */
 #include <kunit/test.h>
 
+#include "net/rxc_hdr.h"
 #include "transport/rxc_transport.h"
 #include "verbs/rxc_verbs.h"
 
@@ -51,10 +53,75 @@ static void rtr_owes_no_ack(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, qp->resp.unacked, 0U);
 }
 
+/*
+ * A read of PSNs 0x100-0x19f (0xa0 responses of 1024 bytes) being
+ * answered from 0x150 on; the responder expects 0x1a0 next.
+ */
+#define RD_MTU		1024
+#define RD_FIRST	0x100
+#define RD_NEXT		0x150
+#define RD_END		0x19f
+
+struct restart_case {
+	const char *name;
+	bool active;		/* the read is being answered */
+	u32 mask;		/* the request's operation */
+	u32 psn;
+	u32 len;
+	bool restarts;
+};
+
+static const struct restart_case restart_cases[] = {
+	{ "a_request_for_the_rest_of_the_read_restarts_it", true,
+	  RXC_OPF_READ, 0x160, (RD_END - 0x160 + 1) * RD_MTU, true },
+	{ "a_request_for_all_of_the_read_again_restarts_it", true,
+	  RXC_OPF_READ, RD_FIRST, (RD_END - RD_FIRST + 1) * RD_MTU, true },
+	{ "a_request_for_an_older_read_waits", true,
+	  RXC_OPF_READ, 0x080, 4 * RD_MTU, false },
+	{ "a_new_read_waits", true,
+	  RXC_OPF_READ, RD_END + 1, RD_MTU, false },
+	{ "a_duplicate_write_waits", true,
+	  RXC_OPF_WRITE, 0x160, (RD_END - 0x160 + 1) * RD_MTU, false },
+	{ "nothing_overtakes_when_no_read_is_answered", false,
+	  RXC_OPF_READ, 0x160, (RD_END - 0x160 + 1) * RD_MTU, false },
+};
+
+static void restart_case_desc(const struct restart_case *c, char *desc)
+{
+	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(restart, restart_cases, restart_case_desc);
+
+static void read_restart(struct kunit *test)
+{
+	const struct restart_case *c = test->param_value;
+	struct rxc_qp *qp = kunit_kzalloc(test, sizeof(*qp), GFP_KERNEL);
+	u8 *bth = kunit_kzalloc(test, 64, GFP_KERNEL);
+	struct rxc_pkt_info pkt = {
+		.bth = bth,
+		.mask = RXC_OPF_REQ | c->mask,
+	};
+
+	KUNIT_ASSERT_NOT_NULL(test, qp);
+	KUNIT_ASSERT_NOT_NULL(test, bth);
+	qp->ibqp.qp_type = IB_QPT_RC;
+	qp->mtu = RD_MTU;
+	qp->resp.psn = RD_END + 1;
+	qp->resp.rd.active = c->active;
+	qp->resp.rd.psn = RD_NEXT;
+	qp->resp.rd.resid = (RD_END - RD_NEXT + 1) * RD_MTU;
+	pkt.off[RXC_HDR_RETH] = RXC_BTH_SIZE;
+	rxc_bth_set_psn(bth, c->psn);
+	rxc_reth_set_len(bth + RXC_BTH_SIZE, c->len);
+	KUNIT_EXPECT_EQ(test, rxc_resp_restarts_read(qp, &pkt), c->restarts);
+}
+
 static struct kunit_case rxc_resp_cases[] = {
 	KUNIT_CASE(rtr_expects_rq_psn),
 	KUNIT_CASE(rtr_counts_messages_from_zero),
 	KUNIT_CASE(rtr_owes_no_ack),
+	KUNIT_CASE_PARAM(read_restart, restart_gen_params),
 	{}
 };
 

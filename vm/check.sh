@@ -63,13 +63,9 @@ all_groups=$(sed -n 's/^all_groups="\(.*\)"$/\1/p' "$repo/tests/guest/run-all.sh
 # 6.1; --full also runs the differential tester against 6.12's rdma_rxe,
 # which has ATOMIC_WRITE.  The transport's
 # loss, MTU and fuzz groups exercise code that does not depend on the
-# kernel's interfaces; 6.1 and the debug kernel run them.
-#
-# The one exception to "every group in the fast tier": the liveness
-# campaign (t-liveness) runs in --full only, on 6.1 and the debug kernel,
-# until the two driver faults it found are fixed
-# (Documentation/liveness.rst, "Open"): one of its smoke's rows fails now
-# and then because of them.
+# kernel's interfaces; 6.1 and the debug kernel run them, and so the
+# liveness campaign (t-liveness: its smoke on 6.1 in the fast tier and on
+# the debug kernel in --full, every row on 6.1 in --full).
 #
 # 7.3 is the first kernel whose core has upstream's counter object: its
 # fast tier runs everything that reaches the counters through it (the
@@ -101,8 +97,7 @@ all_groups=$(sed -n 's/^all_groups="\(.*\)"$/\1/p' "$repo/tests/guest/run-all.sh
 # share in little more than half the time.
 groups_of() {
 	case $1/$tier in
-	stock/fast) echo "${all_groups/ t-liveness/}" ;;
-	stock/full) echo "$all_groups" ;;
+	stock/*) echo "$all_groups" ;;
 	stock-6.12/fast) echo "t-device t-verbs t-comp-cntr t-userspace t-tools t-batches t-softirq t-lifecycle t-removal t-net t-netns-move t-interop t-kunit" ;;
 	stock-6.12/full) echo "t-device t-verbs t-comp-cntr t-userspace t-tools t-batches t-softirq t-pyverbs t-lifecycle t-removal t-net t-netns-move t-ucx t-teardown t-interop t-diff t-packages t-kunit" ;;
 	stock-7.3/fast) echo "t-device t-verbs t-comp-cntr t-userspace" ;;

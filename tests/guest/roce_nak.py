@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 """A hostile responder: forge NAKs from its own address for a while.
 
-usage: python3 roce_nak.py DEV SRC_IP DST_IP seq|rnr SECS QPN_MAP [GAP_MS]
+usage: python3 roce_nak.py DEV SRC_IP DST_IP seq|rnr|ack SECS QPN_MAP [GAP_MS]
 
 Run in the responder's namespace (t-liveness.sh).  It watches the RC
 requests that arrive on DEV (an AF_PACKET socket, so the responder still
@@ -11,8 +11,14 @@ responder's own address, to DST_IP:
   seq  a sequence NAK (PSN sequence error) naming the request's PSN: the
        requester goes back and sends again from there;
   rnr  an RNR NAK naming the request's PSN, with a random timer field
-       (0 to 31: up to 655 ms): the requester waits, then sends again.
+       (0 to 31: up to 655 ms): the requester waits, then sends again;
+  ack  an ACK naming the PSN before the first request it saw on that QP,
+       again and again: a peer that keeps answering and never accepts
+       anything new (with the responder gone, t-liveness.sh), whose
+       answers must not give the requester its retries back.
 
+It says "roce_nak: listening" once it watches (python takes seconds to
+start on a busy guest).
 The request's PSN, not an older one: a NAK acknowledges everything
 before the PSN it names, and the responder has received all that as a
 rule (a veth pair keeps order), so the forgery makes the requester
@@ -65,8 +71,10 @@ def main():
     out = socket.socket(socket.AF_INET, socket.SOCK_RAW, socket.IPPROTO_RAW)
     out.setsockopt(socket.IPPROTO_IP, socket.IP_HDRINCL, 1)
     rng = random.Random(7)
+    print('roce_nak: listening', flush=True)
     end = time.monotonic() + float(secs)
     last = {}
+    first = {}
     sent = 0
     while time.monotonic() < end:
         try:
@@ -91,11 +99,15 @@ def main():
         last[qpn] = now
         if kind == 'seq':
             syndrome = 0x60
+        elif kind == 'ack':
+            syndrome = 0x1f
+            psn = (first.setdefault(qpn, psn) - 1) & 0xffffff
         else:
             syndrome = 0x20 | rng.randrange(32)
         out.sendto(nak(src, dst, peers[qpn], psn, syndrome), (dst, 0))
         sent += 1
-    print('roce_nak: %d %s NAKs sent' % (sent, kind))
+    print('roce_nak: %d %s %s sent' % (sent, kind,
+                                       'ACKs' if kind == 'ack' else 'NAKs'))
 
 
 if __name__ == '__main__':

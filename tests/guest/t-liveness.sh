@@ -18,7 +18,11 @@
 #   nak     sequence NAKs (ARG seq) or RNR NAKs (ARG rnr) forged from the
 #           server's address for SECS (roce_nak.py);
 #   vanish  the server's RoCE packets dropped for good (ARG loss), or the
-#           server killed and its device deleted (ARG del), after 1 s.
+#           server killed and its device deleted (ARG del), after 1 s;
+#   stale   the server killed and its device deleted after 1 s, and from
+#           then on for SECS an ACK that acknowledges nothing new forged
+#           in its name for every request (roce_nak.py ack): answers
+#           without progress, which must not keep the QP from failing.
 # Only RoCE (UDP) is touched: the tool's TCP rendezvous goes
 # on.  Each scenario also proves its misbehaviour happened (a counter of
 # the client's that must move, or packets netem handled; on the debug
@@ -29,9 +33,9 @@
 # host one softirq alone was seen to run from 8 to 245 ms (the host
 # takes the vCPU away), so by default it is reported, not judged.
 #
-# The fast tier runs the smoke (six rows and the self-tests, 1 MiB at
-# most, about two minutes on 6.1), and so does the debug kernel, with
-# fewer requests; the full tier on the stock kernels all rows with two
+# The fast tier runs the smoke (five rows and the self-tests, 1 MiB at
+# most, 210 s on 6.1 at a load average of 8), and so does the debug
+# kernel in --full, with fewer requests; the full tier on the stock kernels all rows with two
 # seeds, up to 16 MiB and up to 64 KiB.  LIVENESS_SEEDS=N (with LIVENESS_FIRST, default 1) runs N
 # scenarios instead, row (seed % rows) with each seed: the long run
 # (vm/liveness-long.sh).  LIVENESS_ONLY="ROW[:SEED]..." runs those rows
@@ -172,10 +176,27 @@ act_vanish() {
 	fi
 	ended
 }
+# The forger starts with the traffic, and the peer vanishes once it
+# watches (python takes seconds to start on a busy guest, and a QP whose
+# peer vanished fails in a few), so the ACK it repeats names the PSN
+# before the first request it saw.
+act_stale() {
+	local fpid flog=$LOGS/$$-forger.log
+	"${SRV[@]}" timeout -k 2 $(($2 + 30)) python3 "$here/roce_nak.py" veth1 \
+		"$SRV_IP" "$IPADDR" "$1" $(($2 + 1)) "$QPN_MAP" >"$flog" 2>&1 &
+	fpid=$!
+	wait_for 20 grep -q listening "$flog" || echo "the forger is not listening yet"
+	sleep 1
+	kill -KILL "$SRV_PID"
+	"${SRV[@]}" rdma link delete "$SRV_DEV"
+	ended
+	wait "$fpid" || true
+	cat "$flog"
+}
 # After a vanish: the link's netem off, the device back.
 vanish_undo() {
 	roce_netem off
-	[ "$1" = del ] || return 0
+	[ "$1" != loss ] || return 0
 	"${SRV[@]}" rdma link show "$SRV_DEV" >/dev/null 2>&1 ||
 		"${SRV[@]}" rdma link add "$SRV_DEV" type rxc netdev veth1
 	wait_for 20 sh -c "grep -q ACTIVE /sys/class/infiniband/$SRV_DEV/ports/1/state" &&
@@ -184,7 +205,13 @@ vanish_undo() {
 # The tool's backstop for the end of the misbehaviour (-H): SIGUSR1
 # comes first unless the guest is very slow.  An action runs up to five
 # tc commands, and on a host with a load of ten each took up to 2 s.
-hostile_end() { echo $(($2 + 15)); }
+# The stale action first waits up to 20 s for its forger to listen.
+hostile_end() {
+	case $1 in
+	stale) echo $(($2 + 35)) ;;
+	*) echo $(($2 + 15)) ;;
+	esac
+}
 
 # scenario NAME SEED MODE ACTION ARG SECS MOVES [liveness options...]
 # MOVES: the client's port counter that must move ("-": none; "netem":
@@ -202,7 +229,12 @@ scenario() {
 	t=$((120 * SLOW))
 	local -A moved=()
 	counters_snap moved "$CLI_DEV" retransmits retransmit_timeouts \
-		retransmit_probes seq_naks_rcvd rnr_naks_rcvd retry_exceeded
+		retransmit_probes seq_naks_rcvd rnr_naks_rcvd retry_exceeded \
+		rcv_qp_dropped
+	# The server's side of a recovery: requests it answered again, and
+	# all it sent (a vanished one's device may be gone by the end).
+	[ "$mode" = vanish ] ||
+		counters_snap moved "$SRV_DEV" rcv_duplicates sent_packets
 	echo "+ [$seed] $name: $mode, $act $arg for $secs s"
 	roce_netem off
 	roce_netem on || why="cannot put netem on veth1"
@@ -316,9 +348,11 @@ rows=(
 	"the server's link stopped for 2 s, timeout 1 s|behave|stop||2|retransmit_timeouts|-t 18"
 	"answers duplicated and reordered for 3 s|behave|netem|delay 5ms reorder 50% duplicate 50%|3|netem|-R 110"
 	"the peer vanishes, one retry, 67 ms timeout|vanish|vanish|loss|1|retry_exceeded|-c 1 -t 14"
+	"the peer vanishes, an old ACK forged in its name for 12 s|vanish|stale|ack|12|retry_exceeded|-c 2 -t 14 -s 4096"
 )
-# The smoke: the first six rows.
-smoke=6
+# The smoke: these rows, one of each kind of misbehaviour (row 12's peer
+# vanishes as rows 4 and 5 do, and forges ACKs on top).
+smoke=(0 1 2 3 12)
 # The checks' own tests, in both tiers: each must fail, and does.  A
 # bound that pretends the peer behaved all along (-H 0, no slack) must
 # find requests late across a 2 s stop; a counter one off must be seen.
@@ -370,7 +404,7 @@ elif [ -n "${LIVENESS_SEEDS:-}" ]; then
 		run_row $((s % ${#rows[@]})) "$s" "${LIVENESS_SIZE:-4194304}" 60
 	done
 elif [ "$RXC_TIER" = fast ] || [ "$SLOW" -gt 1 ]; then
-	for ((i = 0; i < smoke; i++)); do
+	for i in "${smoke[@]}"; do
 		run_row "$i" $((first + i)) $((1 << 20)) "$(by_kernel 40 10)"
 	done
 	run_selftests $((first + 1000))

@@ -10,6 +10,7 @@
  * Runs in the QP task only (rxc_task.c).
  */
 #include <linux/ktime.h>
+#include <kunit/visibility.h>
 
 #include "rxc.h"
 #include "rxc_opcode.h"
@@ -28,20 +29,27 @@
 #define RXC_NAK_REMOTE_ACCESS	2
 #define RXC_NAK_REMOTE_OP	3
 
-/* Forward progress: restore the retry budget and restart the timer. */
+/*
+ * Forward progress: everything before @una has arrived.  Only progress
+ * restores the retry budgets and starts a new wait for progress.  An
+ * answer that acknowledges nothing new (an ACK repeated, a NAK at una)
+ * leaves both running down.  Otherwise a peer that keeps answering and
+ * never accepts anything would keep the QP retrying for ever, whatever
+ * its retry_cnt and rnr_retry say.
+ */
 static void rxc_comp_progress(struct rxc_qp *qp, u32 una)
 {
 	struct rxc_req *req = &qp->req;
 	s32 acked = rxc_psn_diff(una, req->una);
 	u64 now;
 
-	if (acked > 0) {
-		req->una = una;
-		rxc_cwnd_acked(&req->cwnd, una, acked);
-		/* A clock read per ACK showed in the profile of small reads. */
-		now = rxc_rto_sample_done(&req->rto, una) ? ktime_get_ns() : 0;
-		rxc_rto_acked(&req->rto, una, now);
-	}
+	if (acked <= 0)
+		return;
+	req->una = una;
+	rxc_cwnd_acked(&req->cwnd, una, acked);
+	/* A clock read per ACK showed in the profile of small reads. */
+	now = rxc_rto_sample_done(&req->rto, una) ? ktime_get_ns() : 0;
+	rxc_rto_acked(&req->rto, una, now);
 	req->retry_left = qp->attr.retry_cnt;
 	req->rnr_left = qp->attr.rnr_retry;
 	/* A late ACK may cover packets a rewind was about to resend. */
@@ -203,11 +211,44 @@ static void rxc_comp_nak(struct rxc_qp *qp, u32 psn, u8 code)
 	}
 }
 
-static void rxc_comp_aeth(struct rxc_qp *qp, const struct rxc_pkt_info *pkt,
-			  u32 psn)
+/*
+ * Is an ACK or NAK at @psn (below max_psn) new to the requester?  An ACK
+ * names the last PSN it acknowledges, so one at una - 1 only repeats an
+ * earlier one; a NAK names the first PSN the responder misses, una or
+ * later.  Anything older is either a late copy of an earlier answer
+ * (the network delays and duplicates answers) or a responder that still
+ * waits for PSNs a forged NAK acknowledged in its name: they completed,
+ * and cannot be sent again.  Acting on that NAK would rewind to una,
+ * which the responder never accepts, for ever.  Dropped, it leaves the
+ * QP to its retransmit timer: its retries run out (RETRY_EXC_ERR) unless
+ * the responder makes progress again.
+ */
+static bool rxc_comp_aeth_in_window(const struct rxc_req *req, u8 syn,
+				    u32 psn)
 {
-	u8 syn = rxc_aeth_syndrome(rxc_pkt_hdr(pkt, RXC_HDR_AETH));
+	u32 oldest = req->una;
 
+	if (RXC_AETH_TYPE(syn) == RXC_AETH_ACK)
+		oldest = rxc_psn_add(oldest, RXC_PSN_MASK);	/* una - 1 */
+	return rxc_psn_diff(psn, oldest) >= 0;
+}
+
+/**
+ * rxc_comp_aeth - take an ACK, RNR NAK or NAK
+ * @qp: the requester QP
+ * @syn: the AETH syndrome
+ * @psn: the PSN it names, below max_psn (rxc_comp_recv() checked)
+ */
+void rxc_comp_aeth(struct rxc_qp *qp, u8 syn, u32 psn)
+{
+	struct rxc_dev *rxc = to_rdev(qp->ibqp.device);
+
+	if (!rxc_comp_aeth_in_window(&qp->req, syn, psn)) {
+		rxc_dbg_qp(qp, "AETH %#x for PSN %#x, below una %#x\n", syn, psn,
+			   qp->req.una);
+		rxc_stat_inc(rxc, RXC_STAT_RCV_QP_DROPPED);
+		return;
+	}
 	switch (RXC_AETH_TYPE(syn)) {
 	case RXC_AETH_ACK:
 		rxc_comp_ack(qp, psn);
@@ -222,10 +263,11 @@ static void rxc_comp_aeth(struct rxc_qp *qp, const struct rxc_pkt_info *pkt,
 		rxc_comp_nak(qp, psn, RXC_AETH_VALUE(syn));
 		break;
 	default:
-		rxc_stat_inc(to_rdev(qp->ibqp.device), RXC_STAT_RCV_QP_DROPPED);
+		rxc_stat_inc(rxc, RXC_STAT_RCV_QP_DROPPED);
 		break;
 	}
 }
+EXPORT_SYMBOL_IF_KUNIT(rxc_comp_aeth);
 
 /*
  * A read response at @psn for @w.  Responses must arrive in order; after
@@ -244,6 +286,15 @@ static void rxc_comp_read_resp(struct rxc_qp *qp, struct rxc_swqe *w,
 	if (psn != expect) {
 		if (rxc_psn_diff(psn, expect) > 0)
 			rxc_comp_resp_gap(qp, w);
+		/*
+		 * No progress, so no retries back; but the responder is
+		 * answering this read, and what it was asked again for
+		 * comes behind what is already on the way: the wait for
+		 * progress starts again rather than time out and resend
+		 * every request in flight.  A behaving responder's answer
+		 * to a read ends, so this cannot go on for ever.
+		 */
+		rxc_req_arm_timer(qp);
 		return;
 	}
 	/* Full packets until the last, which brings exactly the rest. */
@@ -304,7 +355,8 @@ void rxc_comp_recv(struct rxc_qp *qp, struct sk_buff *skb)
 	}
 
 	if (pkt->mask & RXC_OPF_ACK && !(pkt->mask & RXC_OPF_ATOMIC)) {
-		rxc_comp_aeth(qp, pkt, psn);
+		rxc_comp_aeth(qp, rxc_aeth_syndrome(rxc_pkt_hdr(pkt, RXC_HDR_AETH)),
+			      psn);
 		goto out;
 	}
 

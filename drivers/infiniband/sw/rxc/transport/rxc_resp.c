@@ -486,6 +486,51 @@ static enum rxc_resp_res rxc_resp_write(struct rxc_qp *qp,
 	return RXC_RESP_OK;
 }
 
+/* A read occupies one PSN per response packet, and at least one. */
+static u32 rxc_read_npsns(const struct rxc_qp *qp, u32 len)
+{
+	return max(DIV_ROUND_UP(len, rxc_qp_mtu(qp)), 1U);
+}
+
+/**
+ * rxc_resp_restarts_read - does @pkt ask again for the read being answered?
+ * @qp: the responder QP, in its task
+ * @pkt: a request queued behind that read
+ *
+ * The requester asks for the rest of a read again, from the first
+ * response it misses, when it sees a gap in the responses (or probes).
+ * Its last PSN is that of the read being answered, and its first lies
+ * behind the expected PSN: a duplicate.  IBA lets the responder abandon
+ * the response in progress for it and answer from the PSN it asks for.
+ * Waiting instead until the read has been answered to its end sends
+ * every response after the gap, which the requester drops, and each
+ * request queued behind it then restarts the read from a PSN the
+ * requester may have passed since: with losses, a 1 MiB read was seen
+ * answered many times over and hardly moving.
+ *
+ * Return: true if @pkt should be taken now, ahead of the requests
+ * before it, and replace the read being answered.
+ */
+bool rxc_resp_restarts_read(const struct rxc_qp *qp,
+			    const struct rxc_pkt_info *pkt)
+{
+	const struct rxc_read *rd = &qp->resp.rd;
+	u32 psn = rxc_bth_psn(pkt->bth);
+	const u8 *reth = rxc_pkt_hdr(pkt, RXC_HDR_RETH);
+	u32 end, asked_end;
+
+	if (!rd->active || qp->ibqp.qp_type != IB_QPT_RC ||
+	    (pkt->mask & (RXC_OPF_REQ | RXC_OPF_READ)) !=
+	    (RXC_OPF_REQ | RXC_OPF_READ) || !reth ||
+	    rxc_psn_diff(psn, qp->resp.psn) >= 0)
+		return false;
+	end = rxc_psn_add(rd->psn, rxc_read_npsns(qp, rd->resid) - 1);
+	asked_end = rxc_psn_add(psn,
+				rxc_read_npsns(qp, rxc_reth_len(reth)) - 1);
+	return asked_end == end;
+}
+EXPORT_SYMBOL_IF_KUNIT(rxc_resp_restarts_read);
+
 /*
  * Start answering a read request at @psn.  A duplicate is answered again
  * but not counted again.
@@ -497,11 +542,16 @@ static enum rxc_resp_res rxc_resp_read(struct rxc_qp *qp,
 	const u8 *reth = rxc_pkt_hdr(pkt, RXC_HDR_RETH);
 	struct rxc_read *rd = &qp->resp.rd;
 
+	/*
+	 * A duplicate that restarts the read being answered
+	 * (rxc_resp_restarts_read()) takes over its count: the first answer
+	 * will not reach its last response.
+	 */
+	rd->count = !dup || (rd->active && rd->count);
 	rd->va = rxc_reth_va(reth);
 	rd->rkey = rxc_reth_rkey(reth);
 	rd->resid = rxc_reth_len(reth);
 	rd->len = rd->resid;
-	rd->count = !dup;
 	if (!rxc_resp_len_ok(qp, rd->resid))
 		return RXC_RESP_NAK_INV;
 	if (!rxc_resp_access_ok(qp, rd->rkey, rd->va, rd->resid,
@@ -730,10 +780,8 @@ static void rxc_resp_accept(struct rxc_qp *qp, const struct rxc_pkt_info *pkt,
 	if (last)
 		resp->msn = rxc_psn_add(resp->msn, 1);
 	if (res == RXC_RESP_READ) {
-		/* A read occupies one PSN per response packet. */
 		resp->psn = rxc_psn_add(resp->psn,
-					max(DIV_ROUND_UP(resp->rd.resid,
-							 rxc_qp_mtu(qp)), 1U));
+					rxc_read_npsns(qp, resp->rd.resid));
 		return;
 	}
 	resp->psn = rxc_psn_add(resp->psn, 1);

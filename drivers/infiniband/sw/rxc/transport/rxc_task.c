@@ -339,8 +339,39 @@ static int rxc_task_comp(struct rxc_qp *qp, int budget)
 }
 
 /*
+ * The next request the responder may take: the oldest, unless a read is
+ * being answered.  The requests behind that read wait, since their
+ * answers must follow its responses; only one that asks for the same
+ * read again goes first, and replaces it (rxc_resp_restarts_read()).
+ * Other contexts only ever add packets at the tail, under the queue's
+ * lock; only this run takes them out.
+ */
+static struct sk_buff *rxc_task_next_request(struct rxc_qp *qp)
+{
+	struct sk_buff_head *q = &qp->resp_pkts;
+	struct sk_buff *skb, *found = NULL;
+	unsigned long flags;
+
+	if (!qp->resp.rd.active)
+		return rxc_qp_next_pkt(q);
+	if (skb_queue_empty_lockless(q))
+		return NULL;
+	spin_lock_irqsave(&q->lock, flags);
+	skb_queue_walk(q, skb) {
+		if (rxc_resp_restarts_read(qp, rxc_skb_pkt(skb))) {
+			__skb_unlink(skb, q);
+			found = skb;
+			break;
+		}
+	}
+	spin_unlock_irqrestore(&q->lock, flags);
+	return found;
+}
+
+/*
  * Responder: requests from the peer.  A read being answered goes first:
- * the requests behind it wait, since their responses must follow its own.
+ * the requests behind it wait, since their responses must follow its own
+ * (rxc_task_next_request()).
  * Once a request (or the completer) has moved the QP to ERR, it executes
  * and answers nothing more (IBA 10.3.1): what is queued is the flush's to
  * purge, or a copy of the failed request that the peer resent would fail
@@ -355,9 +386,9 @@ static int rxc_task_resp(struct rxc_qp *qp, int budget)
 		if (rxc_qp_state(qp) == IB_QPS_ERR)
 			break;
 		n += rxc_resp_send_reads(qp, budget - n);
-		if (n >= budget || qp->resp.rd.active)
+		if (n >= budget)
 			break;
-		skb = rxc_qp_next_pkt(&qp->resp_pkts);
+		skb = rxc_task_next_request(qp);
 		if (!skb)
 			break;
 		rxc_resp_recv(qp, skb);

@@ -420,6 +420,7 @@ int rxc_fill_res_qp_entry(struct sk_buff *msg, struct ib_qp *ibqp);
 
 /* rxc_comp.c */
 void rxc_comp_recv(struct rxc_qp *qp, struct sk_buff *skb);
+void rxc_comp_aeth(struct rxc_qp *qp, u8 syn, u32 psn);
 /*
  * Finished WQEs one call retires at most: each writes a CQE, updates
  * counters and may signal an eventfd, and a call may run in softirq.
@@ -431,6 +432,8 @@ bool rxc_comp_retire(struct rxc_qp *qp);
 /* rxc_resp.c */
 void rxc_resp_start(struct rxc_qp *qp);
 void rxc_resp_recv(struct rxc_qp *qp, struct sk_buff *skb);
+bool rxc_resp_restarts_read(const struct rxc_qp *qp,
+			    const struct rxc_pkt_info *pkt);
 int rxc_resp_send_reads(struct rxc_qp *qp, int budget);
 void rxc_resp_flush_ack(struct rxc_qp *qp);
 void rxc_resp_flush_rwqe(struct rxc_qp *qp);

@@ -1,0 +1,102 @@
+// SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+/*
+ * The completer's ACKs and NAKs: which ones it takes, and that only
+ * forward progress restores the retry budgets.  The QP has sent PSNs
+ * 0x100 to 0x10f, none acknowledged, and has one retry of each kind
+ * left; its send queue holds nothing to retire, and its local ACK
+ * timeout is 0 (no timer), so each case sees the answer's effect alone.
+ */
+#include <kunit/test.h>
+
+#include "rxc.h"
+#include "transport/rxc_transport.h"
+#include "verbs/rxc_verbs.h"
+
+#define UNA		0x100
+#define MAX_PSN		0x110
+#define RETRY_CNT	5
+
+/* AETH syndromes: ACK, RNR NAK (timer 1), sequence NAK. */
+#define SYN_ACK		0x1f
+#define SYN_RNR		0x21
+#define SYN_SEQ_NAK	0x60
+
+struct comp_case {
+	const char *name;
+	u8 syn;
+	u32 psn;
+	u32 una;		/* una after the answer */
+	u8 retry_left;		/* retry_left and rnr_left after it */
+	u64 dropped;		/* rcv_qp_dropped after it */
+};
+
+static const struct comp_case comp_cases[] = {
+	{ "an_ack_of_new_psns_restores_the_budgets",
+	  SYN_ACK, 0x104, 0x105, RETRY_CNT, 0 },
+	{ "an_ack_repeated_restores_nothing",
+	  SYN_ACK, UNA - 1, UNA, 1, 0 },
+	{ "an_ack_older_than_that_is_dropped",
+	  SYN_ACK, 0x0f0, UNA, 1, 1 },
+	{ "a_sequence_nak_at_una_restores_nothing",
+	  SYN_SEQ_NAK, UNA, UNA, 1, 0 },
+	{ "a_sequence_nak_past_una_acknowledges_what_precedes_it",
+	  SYN_SEQ_NAK, 0x108, 0x108, RETRY_CNT, 0 },
+	{ "a_sequence_nak_below_una_is_dropped",
+	  SYN_SEQ_NAK, UNA - 8, UNA, 1, 1 },
+	{ "an_rnr_nak_below_una_is_dropped",
+	  SYN_RNR, UNA - 1, UNA, 1, 1 },
+};
+
+static void comp_case_desc(const struct comp_case *c, char *desc)
+{
+	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(comp, comp_cases, comp_case_desc);
+
+/* An RC QP on a device of its own, as the comment at the top says. */
+static struct rxc_qp *comp_qp(struct kunit *test)
+{
+	struct rxc_dev *rxc = kunit_kzalloc(test, sizeof(*rxc), GFP_KERNEL);
+	struct rxc_qp *qp = kunit_kzalloc(test, sizeof(*qp), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, rxc);
+	KUNIT_ASSERT_NOT_NULL(test, qp);
+	qp->ibqp.device = &rxc->ib_dev;
+	qp->ibqp.qp_type = IB_QPT_RC;
+	qp->attr.retry_cnt = RETRY_CNT;
+	qp->attr.rnr_retry = RETRY_CNT;
+	qp->req.una = UNA;
+	qp->req.psn = MAX_PSN;
+	qp->req.max_psn = MAX_PSN;
+	qp->req.retry_left = 1;
+	qp->req.rnr_left = 1;
+	return qp;
+}
+
+static void comp_answer(struct kunit *test)
+{
+	const struct comp_case *c = test->param_value;
+	struct rxc_qp *qp = comp_qp(test);
+	struct rxc_dev *rxc = to_rdev(qp->ibqp.device);
+
+	rxc_comp_aeth(qp, c->syn, c->psn);
+	KUNIT_EXPECT_EQ(test, qp->req.una, c->una);
+	KUNIT_EXPECT_EQ(test, qp->req.retry_left, c->retry_left);
+	KUNIT_EXPECT_EQ(test, qp->req.rnr_left, c->retry_left);
+	KUNIT_EXPECT_EQ(test,
+			atomic64_read(&rxc->stats[RXC_STAT_RCV_QP_DROPPED]),
+			(s64)c->dropped);
+}
+
+static struct kunit_case rxc_comp_test_cases[] = {
+	KUNIT_CASE_PARAM(comp_answer, comp_gen_params),
+	{}
+};
+
+static struct kunit_suite rxc_comp_suite = {
+	.name = "rxc_comp",
+	.test_cases = rxc_comp_test_cases,
+};
+
+kunit_test_suite(rxc_comp_suite);
