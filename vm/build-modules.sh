@@ -10,13 +10,16 @@
 # root (vm/sid-root.sh, made on first use), which sees the private copy
 # at the same path.
 #
-#   vm/build-modules.sh stock|stock-6.12|debug|stock-7.2|stock-7.3
+#   vm/build-modules.sh stock|stock-6.12|debug|debug-compat|stock-7.2|stock-7.3
+#
+# For debug-compat the directory also holds the unpatched RDMA core's
+# modules (build-debug-compat.sh), which the guest loads with rxc's.
 #
 # Prints the directory that holds the .ko files.
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
-kernel=${1:?usage: build-modules.sh stock|stock-6.12|debug|stock-7.2|stock-7.3}
+kernel=${1:?usage: build-modules.sh stock|stock-6.12|debug|debug-compat|stock-7.2|stock-7.3}
 . "$top/vm/kernels.sh"
 
 work=$top/build/$kernel
@@ -25,9 +28,15 @@ mkdir -p "$work/src" "$work/modules"
 # (sysroot), where KDIR is a path inside it.
 sysroot=''
 in_env=()
+core_mods=''
 case $kernel in
 debug)
 	kdir=$("$top/vm/build-debug-kernel.sh")/build
+	;;
+debug-compat)
+	compat=$("$top/vm/build-debug-compat.sh")
+	kdir=$compat/kdir
+	core_mods=$compat/mods
 	;;
 stock-7.*)
 	series=$(sid_series "$kernel") || { echo "build-modules: unknown kernel $kernel" >&2; exit 2; }
@@ -58,6 +67,7 @@ inputs() {
 	{
 		find "${srcs[@]}" "$top/Makefile" -type f "${skip[@]}" -print0 |
 			sort -z | xargs -0 sha256sum
+		echo "$sysroot$kdir"
 		"${in_env[@]}" gcc --version 2>/dev/null | head -n1
 		"${in_env[@]}" sparse --version 2>/dev/null || true
 		cat "$0" "$sysroot$kdir/.config" "$sysroot$kdir/Module.symvers" 2>/dev/null || true
@@ -94,5 +104,6 @@ rm -f "$work/inputs"
 }
 rm -f "$work/modules/"*.ko
 find "$work/src" -name '*.ko' -exec cp {} "$work/modules/" \;
+[ -z "$core_mods" ] || cp "$core_mods"/*.ko "$work/modules/"
 echo "$key" >"$work/inputs"
 echo "$work/modules"

@@ -19,7 +19,7 @@
 # kernel in the fast tier; nothing runs only in --full except repeats.
 #
 # Environment: RXC_KERNELS (default "stock stock-6.12 stock-7.3 stock-7.2
-# debug", names from
+# debug debug-compat", names from
 # vm/kernels.sh), RXC_GROUPS (some guest groups only, on every kernel, see
 # tests/guest/run-all.sh), RXC_FUZZ_PACKETS /
 # RXC_FUZZ_SEED (the packet fuzzer's length and seed),
@@ -44,7 +44,7 @@ case ${1:-} in
 esac
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/.." && pwd)
-kernels=${RXC_KERNELS:-stock stock-6.12 stock-7.3 stock-7.2 debug}
+kernels=${RXC_KERNELS:-stock stock-6.12 stock-7.3 stock-7.2 debug debug-compat}
 all_groups=$(sed -n 's/^all_groups="\(.*\)"$/\1/p' "$repo/tests/guest/run-all.sh")
 
 # groups_of KERNEL: the guest groups KERNEL runs in this tier.
@@ -83,6 +83,12 @@ all_groups=$(sed -n 's/^all_groups="\(.*\)"$/\1/p' "$repo/tests/guest/run-all.sh
 # included, run rxc's core path, which the stock kernels cannot.  The fast tier runs those there, with smaller loads
 # (lib.sh by_kernel); --full runs everything.
 #
+# debug-compat is the same kernel with Debian's unpatched RDMA modules
+# (vm/build-debug-compat.sh), where rxc links its own counter object, the
+# one 6.1, 6.12 and 7.2 run: the counter groups run there, so that the
+# sanitizers watch both objects.  --full adds the paths that free
+# counters under a live process (lifetimes, removal, the uverbs fuzzer).
+#
 # The time CI has is spent by the debug kernel: its build in the
 # background ends about when the stock guests do, and its guests run
 # last, alone.  A " | " splits a kernel's groups between guests that run at
@@ -99,6 +105,8 @@ groups_of() {
 	stock-7.*/full) echo "$all_groups" ;;
 	debug/fast) echo "t-comp-cntr t-userspace t-lifecycle t-fuzz-packets t-kunit | t-removal t-teardown t-faults t-fuzz-uverbs t-fuzz-rings t-batches t-softirq" ;;
 	debug/full) echo "$all_groups" ;;
+	debug-compat/fast) echo "t-comp-cntr t-userspace" ;;
+	debug-compat/full) echo "t-comp-cntr t-userspace t-lifecycle t-removal t-teardown t-fuzz-uverbs" ;;
 	esac
 }
 # cpu_model_of KERNEL: QEMU's CPU for its guests.  6.12's has PCLMULQDQ
@@ -148,13 +156,18 @@ split_since "install" "$t0"
 # build returns at once.  Its source, which checkpatch comes from, is
 # unpacked first.
 debug_dir='' debug_pid='' debug_t0=$(date +%s)
-if [[ " $kernels " == *" debug "* ]]; then
+if [[ " $kernels " == *" debug"[\ -]* ]]; then
 	t0=$(date +%s)
 	"$here/build-debug-kernel.sh" --source >/dev/null
 	split_since "debug kernel source (checkpatch's too)" "$t0"
 	log "debug kernel: building in the background (cached after the first build, about 10 minutes alone)"
-	nice -n 19 "$here/build-debug-kernel.sh" >"$out/debug-kernel.dir" \
-		2>"$out/debug-kernel.log" &
+	# shellcheck disable=SC2094 # one writer at a time
+	(nice -n 19 "$here/build-debug-kernel.sh" >"$out/debug-kernel.dir" &&
+	 if [[ " $kernels " == *" debug-compat "* ]]; then
+		RXC_DEBUG_KERNEL_DIR=$(cat "$out/debug-kernel.dir") \
+			nice -n 19 "$here/build-debug-compat.sh" >/dev/null
+	 fi) 2>"$out/debug-kernel.log" &
+	# shellcheck disable=SC2034 # bg_wait reads it by name
 	debug_pid=$!
 fi
 
@@ -162,9 +175,11 @@ fi
 # guests boot, and with 7.3, rdma-core 65 built from sid's source with
 # rdma-core-patches/ and librxc built against it (its host checks' TAP in
 # librxc-sid.tap), then libfabric 2.1.0 with libfabric-patches/ and its
-# fabtests, and tests/libfabric against them: made in the background, at
-# the lowest CPU priority, while the host steps and the Debian 12 guests
-# run.  Cached: a rerun returns at once.
+# fabtests, and tests/libfabric against them, and in --full the Debian
+# packages built and installed there beside rdma-core 65
+# (tests/host/t-packages-sid.sh, packages-sid.tap): made in the
+# background, at the lowest CPU priority, while the host steps and the
+# Debian 12 guests run.  Cached: a rerun returns at once.
 sid_pid='' sid_t0=$(date +%s)
 sid_kernels=$(for k in $kernels; do case $k in stock-7.*) echo "${k#stock-}" ;; esac; done)
 rdma_core_65=0
@@ -190,29 +205,48 @@ if [ -n "$sid_kernels" ]; then
 		RXC_RDMA_CORE=patched nice -n 19 "$repo/userspace/tests/check-sid.sh" \
 			>"$out/librxc-sid.tap"
 		build_libfabric
+	 fi &&
+	 if [ "$rdma_core_65" = 1 ] && [ "$tier" = full ]; then
+		# Its results are its TAP's, read by sid_root_wait.
+		nice -n 19 "$repo/tests/host/t-packages-sid.sh" >"$out/packages-sid.tap" || true
 	 fi) >"$out/sid-root.log" 2>&1 &
+	# shellcheck disable=SC2034 # bg_wait reads it by name
 	sid_pid=$!
 fi
 
-# sid_root_wait: wait for the sid root, the 7.x kernels and rdma-core
-# 65; one result, librxc's checks on 65, and one split.
-sid_root_wait() {
+# bg_wait PIDVAR T0 WHAT LOG: wait for the background job whose pid is in
+# the variable PIDVAR (none: return at once) and started at T0; record
+# one split and the result "WHAT", with LOG's tail when it failed.
+# Fails when the job did.
+bg_wait() {
+	local -n pid_ref=$1
 	local t0 rc=0
-	[ -n "$sid_pid" ] || return 0
+	[ -n "$pid_ref" ] || return 0
 	t0=$(date +%s)
-	wait "$sid_pid" || rc=$?
-	sid_pid=''
-	split_since "sid root, 7.x kernels, rdma-core 65 (in the background, then waited for $(($(date +%s) - t0)) s)" "$sid_t0"
+	wait "$pid_ref" || rc=$?
+	pid_ref=''
+	split_since "$3 (in the background, then waited for $(($(date +%s) - t0)) s)" "$2"
 	if [ "$rc" -eq 0 ]; then
-		res ok "sid root, the 7.x kernels and rdma-core 65 with the series"
-	else
-		tail -n 30 "$out/sid-root.log" >&2
-		res "not ok" "sid root, the 7.x kernels and rdma-core 65 with the series"
+		res ok "$3"
+		return 0
 	fi
+	tail -n 30 "$4" >&2
+	res "not ok" "$3"
+	return 1
+}
+
+# sid_root_wait: the sid root, the 7.x kernels and rdma-core 65, and
+# librxc's checks on 65 as results of their own.
+sid_root_wait() {
+	bg_wait sid_pid "$sid_t0" "sid root, the 7.x kernels and rdma-core 65 with the series" \
+		"$out/sid-root.log" || true
 	[ ! -f "$out/librxc-sid.tap" ] ||
 		grep -E '^(not )?ok - ' "$out/librxc-sid.tap" |
 		sed 's/^\(\(not \)\?ok\) - /\1 - librxc on libibverbs 65: /' |
 		tee -a "$host_tap"
+	[ ! -f "$out/packages-sid.tap" ] ||
+		grep -E '^(not )?ok - ' "$out/packages-sid.tap" | tee -a "$host_tap" ||
+		res "not ok" "packages on sid: no results (see sid-root.log)"
 	[ "$rdma_core_65" = 1 ] || return 0
 	if [ -s "$out/libfabric.dir" ]; then
 		res ok "build: libfabric 2.1.0 with libfabric-patches/, fabtests, lf_cntr"
@@ -221,22 +255,11 @@ sid_root_wait() {
 	fi
 }
 
-# debug_kernel_wait: wait for the background build; sets debug_dir and
-# records the build as one result and one split.
+# debug_kernel_wait: the debug kernel (and debug-compat's modules); sets
+# debug_dir when it was built.
 debug_kernel_wait() {
-	local t0 rc=0
-	[ -n "$debug_pid" ] || return 0
-	t0=$(date +%s)
-	wait "$debug_pid" || rc=$?
-	debug_pid=''
-	split_since "debug kernel build (in the background, then waited for $(($(date +%s) - t0)) s)" "$debug_t0"
-	if [ "$rc" -eq 0 ]; then
+	bg_wait debug_pid "$debug_t0" "build: debug kernel" "$out/debug-kernel.log" &&
 		debug_dir=$(cat "$out/debug-kernel.dir")
-		res ok "build: debug kernel"
-	else
-		tail -n 30 "$out/debug-kernel.log" >&2
-		res "not ok" "build: debug kernel"
-	fi
 }
 
 t0=$(date +%s)
@@ -382,9 +405,11 @@ run_kernel() {
 	local k=$1 ktap=$out/$1.tap mods='' tmo groups parts i label pids=() labels=()
 	kres() { echo "$1 - $k: $2" | tee -a "$ktap"; }
 	: >"$ktap"
-	[ "$k" != debug ] || debug_kernel_wait
-	case $k in stock-7.*) sid_root_wait ;; esac
-	if [ "$k" = debug ] && [ -z "$debug_dir" ]; then
+	case $k in
+	debug*) debug_kernel_wait || true ;;
+	stock-7.*) sid_root_wait ;;
+	esac
+	if [[ $k == debug* ]] && [ -z "$debug_dir" ]; then
 		kres "not ok" "vm: no debug kernel to boot"
 		return
 	fi
@@ -397,7 +422,7 @@ run_kernel() {
 		fi
 	fi
 	case $k in
-	debug) tmo=${RXC_TIMEOUT_DEBUG:-3600} ;;
+	debug*) tmo=${RXC_TIMEOUT_DEBUG:-3600} ;;
 	*) tmo=${RXC_TIMEOUT_STOCK:-1800} ;;
 	esac
 	groups=${RXC_GROUPS:-$(groups_of "$k")}
@@ -504,7 +529,7 @@ summaries=()
 deb12_kernels=() sid_run=()
 for k in $kernels; do
 	case $k in
-	debug) ;;
+	debug*) ;;
 	stock-7.*) sid_run+=("$k") ;;
 	*) deb12_kernels+=("$k") ;;
 	esac
@@ -539,6 +564,7 @@ if [ "$rdma_core_65" = 1 ]; then
 	summarize "libfabric on 7.3" "$out/libfabric.tap" "$t0"
 fi
 [[ " $kernels " != *" debug "* ]] || run_kernels debug
+[[ " $kernels " != *" debug-compat "* ]] || run_kernels debug-compat
 
 echo
 # context LOG: each failure in a guest log with what led to it: the

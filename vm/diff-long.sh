@@ -17,15 +17,11 @@
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
-repo=$(cd "$here/.." && pwd)
+# shellcheck source=SCRIPTDIR/long-run.sh
+. "$here/long-run.sh"
 [ $# -ge 2 ] && [ $# -le 3 ] || { sed -n '11p' "$0" >&2; exit 2; }
 first=$1 count=$2 chunk=${3:-10000}
-out=$repo/build/diff-long
-mkdir -p "$out"
-
-mods=$(bash "$here/build-modules.sh" stock)
-make -s -C "$repo/tests/verbs"
-make -s -C "$repo/tests/diff"
+make -s -C "$here/../tests/diff"
 
 # tally RESULTS: "SAME KNOWN UNEXPLAINED" of rxc-lo against rdma_rxe, from
 # the comparison's last line.
@@ -34,32 +30,25 @@ tally() {
 		sed -n 's/^\([0-9]*\) same, \([0-9]*\) known differences, \([0-9]*\) unexplained.*/\1 \2 \3/p'
 }
 
-rc=0 seed=$first end=$((first + count)) programs=0 failed=0
-same=0 known=0 unexplained=0
-while [ "$seed" -lt "$end" ]; do
-	n=$((end - seed < chunk ? end - seed : chunk))
-	r=$out/$seed
-	rm -rf "$r"
-	t0=$(date +%s)
-	# About 0.25 s a program over all six runs; five times that.
-	"$here/run-vm.sh" --kernel stock --guest-script "$repo/tests/guest/run-all.sh" \
-		--results "$r" --modules "$mods" --timeout $((600 + n * 12 / 10)) \
-		--env DEV_TYPE=rxc --env "VERBS_DIR=$repo/build/tests/verbs" \
-		--env RXC_GROUPS=t-diff --env "RXC_DIFF_FIRST=$seed" \
-		--env "RXC_DIFF_SEEDS=$n" --env "RXC_DIFF_JOBS=${RXC_DIFF_JOBS:-}" ||
-		rc=1
-	f=$(grep -c '^not ok' "$r/results.tap" 2>/dev/null || true)
-	read -r s k u <<<"$(tally "$r" 2>/dev/null || true)"
-	echo "diff-long: seeds $seed..$((seed + n - 1)): ${f:-?} failed;" \
+programs=0 failed=0 same=0 known=0 unexplained=0
+chunk_done() {	# RESULTS SEED N ELAPSED
+	local f s k u
+	f=$(grep -c '^not ok' "$1/results.tap" 2>/dev/null || true)
+	read -r s k u <<<"$(tally "$1" 2>/dev/null || true)"
+	echo "diff-long: seeds $2..$(($2 + $3 - 1)): ${f:-?} failed;" \
 		"rxc-lo against rdma_rxe ${s:-?} same, ${k:-?} known, ${u:-?} unexplained;" \
-		"$(($(date +%s) - t0)) s"
-	[ "${f:-1}" = 0 ] || rc=1
+		"$4 s"
 	failed=$((failed + ${f:-1}))
 	same=$((same + ${s:-0})) known=$((known + ${k:-0}))
 	unexplained=$((unexplained + ${u:-0}))
-	programs=$((programs + n))
-	seed=$((seed + n))
-done
+	programs=$((programs + $3))
+	[ "${f:-1}" = 0 ]
+}
+
+# About 0.25 s a program over all six runs; five times that.
+rc=0
+long_run diff-long t-diff RXC_DIFF_FIRST RXC_DIFF_SEEDS "$first" "$count" "$chunk" 12 \
+	"RXC_DIFF_JOBS=${RXC_DIFF_JOBS:-}" || rc=1
 echo "diff-long: $programs programs from seed $first: $failed checks failed;" \
 	"rxc-lo against rdma_rxe $same same, $known known, $unexplained unexplained"
 exit "$rc"

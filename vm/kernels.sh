@@ -12,7 +12,12 @@
 #               linux-image-6.12.*+deb12-amd64 (install-deps.sh installs
 #               one); RXC_STOCK_6_12_KVER names one when several are.
 #   debug       the KASAN/lockdep/kmemleak kernel build-debug-kernel.sh
-#               builds from linux-source-6.1.
+#               builds from linux-source-6.1, with upstream's counter
+#               object backported to its core (kernel-patches/).
+#   debug-compat
+#               the same kernel with Debian's unpatched RDMA modules
+#               (build-debug-compat.sh): rxc runs its own counter object
+#               there, under the same sanitizers.
 #   stock-7.2   sid's 7.2 kernel and experimental's 7.3, whose core has
 #   stock-7.3   upstream's completion counter object.  Debian 12 cannot
 #               run their Kbuild, so their headers live in the sid build
@@ -23,7 +28,7 @@
 # (/usr/src/linux-headers-KVER), their image (/boot/vmlinuz-KVER) and
 # their modules (/lib/modules/KVER).
 
-RXC_KERNEL_NAMES="stock stock-6.12 debug stock-7.2 stock-7.3"
+RXC_KERNEL_NAMES="stock stock-6.12 debug debug-compat stock-7.2 stock-7.3"
 
 # installed_6_12: the release of every installed Debian 12 6.12 image.
 installed_6_12() {

@@ -18,45 +18,33 @@
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
-repo=$(cd "$here/.." && pwd)
+# shellcheck source=SCRIPTDIR/long-run.sh
+. "$here/long-run.sh"
 [ $# -ge 2 ] && [ $# -le 3 ] || { sed -n '12p' "$0" >&2; exit 2; }
 first=$1 count=$2 chunk=${3:-200}
-out=$repo/build/liveness-long
-mkdir -p "$out"
 
-mods=$(bash "$here/build-modules.sh" stock)
-make -s -C "$repo/tests/verbs"
-
-rc=0 seed=$first end=$((first + count)) passed=0 failed=0 softirq=0
-headroom=''
-while [ "$seed" -lt "$end" ]; do
-	n=$((end - seed < chunk ? end - seed : chunk))
-	r=$out/$seed
-	rm -rf "$r"
-	t0=$(date +%s)
-	# About 10 s a scenario on an idle machine; three times that.
-	"$here/run-vm.sh" --kernel stock --guest-script "$repo/tests/guest/run-all.sh" \
-		--results "$r" --modules "$mods" --timeout $((600 + n * 30)) \
-		--env DEV_TYPE=rxc --env "VERBS_DIR=$repo/build/tests/verbs" \
-		--env RXC_GROUPS=t-liveness --env "LIVENESS_FIRST=$seed" \
-		--env "LIVENESS_SEEDS=$n" \
-		--env "LIVENESS_SIZE=${LIVENESS_SIZE:-4194304}" || rc=1
-	p=$(grep -c '^ok - liveness: seed' "$r/results.tap" 2>/dev/null || true)
-	f=$(grep -c '^not ok' "$r/results.tap" 2>/dev/null || true)
-	h=$(sed -n 's/.*tightest headroom \([0-9.]*\) s.*/\1/p' "$r/guest.log" 2>/dev/null |
+passed=0 failed=0 softirq=0 headroom=''
+chunk_done() {	# RESULTS SEED N ELAPSED
+	local p f h s
+	p=$(grep -c '^ok - liveness: seed' "$1/results.tap" 2>/dev/null || true)
+	f=$(grep -c '^not ok' "$1/results.tap" 2>/dev/null || true)
+	h=$(sed -n 's/.*tightest headroom \([0-9.]*\) s.*/\1/p' "$1/guest.log" 2>/dev/null |
 		sort -g | head -n 1)
 	s=$(sed -n 's/.*longest NET_RX softirq of all scenarios: \([0-9]*\) us/\1/p' \
-		"$r/guest.log" 2>/dev/null | tail -n 1)
-	echo "liveness-long: seeds $seed..$((seed + n - 1)): ${p:-0} passed, ${f:-?} failed;" \
-		"tightest headroom ${h:-?} s; longest NET_RX softirq ${s:-?} us;" \
-		"$(($(date +%s) - t0)) s"
-	[ "${f:-1}" = 0 ] && [ "${p:-0}" = "$n" ] || rc=1
-	passed=$((passed + ${p:-0})) failed=$((failed + n - ${p:-0}))
+		"$1/guest.log" 2>/dev/null | tail -n 1)
+	echo "liveness-long: seeds $2..$(($2 + $3 - 1)): ${p:-0} passed, ${f:-?} failed;" \
+		"tightest headroom ${h:-?} s; longest NET_RX softirq ${s:-?} us; $4 s"
+	passed=$((passed + ${p:-0})) failed=$((failed + $3 - ${p:-0}))
 	# shellcheck disable=SC2086 # figures, one a word
 	headroom=$(printf '%s\n' $headroom $h | sort -g | head -n 1)
 	[ "${s:-0}" -le "$softirq" ] || softirq=$s
-	seed=$((seed + n))
-done
+	[ "${f:-1}" = 0 ] && [ "${p:-0}" = "$3" ]
+}
+
+# About 10 s a scenario on an idle machine; three times that.
+rc=0
+long_run liveness-long t-liveness LIVENESS_FIRST LIVENESS_SEEDS "$first" "$count" \
+	"$chunk" 300 "LIVENESS_SIZE=${LIVENESS_SIZE:-4194304}" || rc=1
 echo "liveness-long: $((passed + failed)) scenarios from seed $first: $passed passed," \
 	"$failed failed; tightest headroom ${headroom:-?} s; longest NET_RX softirq $softirq us"
 exit "$rc"

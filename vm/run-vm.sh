@@ -4,7 +4,7 @@
 # Boot a throw-away QEMU guest that sees the host's root filesystem and run
 # one script in it.
 #
-#   vm/run-vm.sh --kernel stock|stock-6.12|debug|stock-7.2|stock-7.3
+#   vm/run-vm.sh --kernel stock|stock-6.12|debug|debug-compat|stock-7.2|stock-7.3
 #                --guest-script PATH --results DIR
 #                [--modules DIR] [--timeout SECS] [--env K=V ...]
 #                [--cpus N] [--cpu-model MODEL] [--wire LPORT:PPORT:MAC]
@@ -98,7 +98,8 @@ stock-7.2 | stock-7.3)
 	fi
 	initrd=$("$here/mkinitramfs.sh" "$kver" /)
 	;;
-debug)
+debug | debug-compat)
+	# debug-compat's RDMA modules come with the modules under test.
 	kdir=${RXC_DEBUG_KERNEL_DIR:-$("$here/build-debug-kernel.sh")}
 	kver=$(ls "$kdir/mods/lib/modules")
 	bzimage=$kdir/bzImage

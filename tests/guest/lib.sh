@@ -27,7 +27,7 @@ DEV=${DEV_TYPE}0
 NETDEV=veth0
 IPADDR=10.77.0.1
 # KASAN + lockdep under TCG is about 10x slower: scale timeouts and loads.
-if [ "${RXC_KERNEL:-stock}" = debug ]; then SLOW=10; else SLOW=1; fi
+case ${RXC_KERNEL:-stock} in debug*) SLOW=10 ;; *) SLOW=1 ;; esac
 
 # vm/check.sh's tier: "fast" (CI) or "full" (--full).
 RXC_TIER=${RXC_TIER:-full}
@@ -278,7 +278,10 @@ res_count() { rdma resource show "$1" | word_after "$2"; }
 
 # core_comp_cntr: true when the kernel's core has the completion counter
 # object and rxc runs through it (rxc_cntr.c says so when it loads).
-core_comp_cntr() { dmesg | grep -q "completion counters through the core's object"; }
+core_comp_cntr() { counters_through "the core's object"; }
+# counters_through OBJECT: rdma_rxc said at load that its counters go
+# through OBJECT ("the core's object" or "rxc's own object").
+counters_through() { dmesg | grep -qF "completion counters through $1"; }
 
 # Traffic on rxc needs its data path (issue 3); until the lead flips the
 # gate, traffic tests on rxc run only with RXC_DATA_PATH=1.

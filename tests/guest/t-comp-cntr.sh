@@ -55,6 +55,15 @@ c_test() {
 	rm -f "$res"
 }
 
+# The object rxc registered is the one this kernel calls for: the core's
+# where the core has one (7.3, the debug kernel's backport), rxc's own
+# elsewhere (6.1, 6.12, 7.2, and debug-compat's unpatched core).
+case ${RXC_KERNEL:-} in
+debug | stock-7.3) object="the core's object" ;;
+*) object="rxc's own object" ;;
+esac
+check "counters through $object on ${RXC_KERNEL:-?}" counters_through "$object"
+
 if [ "$SLOW" -gt 1 ]; then
 	c_test sanitizers t_comp_cntr_wait
 fi

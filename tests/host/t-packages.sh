@@ -19,10 +19,16 @@
 #    headers, saying why.
 # 4. A program builds against the unpacked librxc-dev through pkg-config
 #    alone and loads the unpacked librxc1.
+# 5. Only with RXC_PACKAGES_INSTALL=1, on a system that may be changed (the
+#    sid root, t-packages-sid.sh): apt installs all four beside the
+#    installed rdma-core, DKMS builds the module on install, a program
+#    builds and runs against the installed tree, and apt purges them again.
 #
-# Installing the packages, DKMS in the target kernel and modprobe by name
-# run in the VM (tests/guest/t-packages.sh).  Prints TAP; exits non-zero
-# on a failure.
+# Against a libibverbs that has the counter verbs (rdma-core 65),
+# librxc-dev holds only the direct verbs' headers and pages: the ibv_*
+# ones are libibverbs'.  Installing the packages on a Debian 12 kernel,
+# DKMS in the target kernel and modprobe by name run in the VM
+# (tests/guest/t-packages.sh).  Prints TAP; exits non-zero on a failure.
 set -uo pipefail
 
 repo=$(cd "$(dirname "$0")/../.." && pwd)
@@ -57,7 +63,7 @@ mkdir -p "$out"
 cp "$work"/*.deb "$out"/ 2>/dev/null
 lint=$(lintian --no-tag-display-limit "$work"/*.changes 2>&1 | grep -v 'root privileges')
 echo "$lint" | sed -n 's/^[WE]: /# lintian: &/p'
-! echo "$lint" | grep -q '^E: '
+! grep -q '^E: ' <<<"$lint"
 res $? "lintian reports no error" "$(echo "$lint" | grep '^E: ' | head -n 5)"
 
 deb() { find "$out" -maxdepth 1 -name "$1_*.deb" | head -n 1; }
@@ -71,8 +77,10 @@ holds() {	# holds PACKAGE PATH...: each PATH is in PACKAGE
 	local p=$1 list f
 	shift
 	list=$(dpkg-deb -c "$(deb "$p")" 2>/dev/null | awk '{ print $6 }')
+	# A here-string, not a pipe: grep -q leaving early would fail the
+	# pipe's writer with SIGPIPE (pipefail).
 	for f in "$@"; do
-		echo "$list" | grep -qx "\./$f"
+		grep -qx "\./$f" <<<"$list"
 		res $? "$p holds /$f"
 	done
 }
@@ -82,11 +90,20 @@ holds rdma-rxc-dkms "usr/src/rdma-rxc-$ver/dkms.conf" \
 	"usr/src/rdma-rxc-$ver/include/uapi/rdma/rxc-abi.h" \
 	etc/modprobe.d/rdma-rxc.conf
 holds librxc1 usr/lib/x86_64-linux-gnu/librxc.so.1
+# rxc_comp_cntr.h declares nothing where verbs.h has the verbs, and stays
+# so that programs that include it build against either libibverbs.
 holds librxc-dev usr/lib/x86_64-linux-gnu/librxc.so \
 	usr/lib/x86_64-linux-gnu/pkgconfig/librxc.pc \
 	usr/include/infiniband/rxcdv.h usr/include/infiniband/rxc_comp_cntr.h \
-	usr/share/man/man3/ibv_create_comp_cntr.3.gz \
 	usr/share/man/man3/rxcdv_wait_comp_cntr.3.gz usr/share/man/man7/rxc.7.gz
+page=usr/share/man/man3/ibv_create_comp_cntr.3.gz
+if grep -qs ibv_create_comp_cntr /usr/include/infiniband/verbs.h; then
+	list=$(dpkg-deb -c "$(deb librxc-dev)" | awk '{ print $6 }')
+	! grep -qx "\./$page" <<<"$list"
+	res $? "librxc-dev leaves /$page to libibverbs"
+else
+	holds librxc-dev "$page"
+fi
 holds rdma-rxc-examples usr/bin/rxc-unsignaled-writes usr/bin/rxc-credit-flow \
 	usr/bin/rxc-udmabuf-cntr usr/share/man/man1/rxc-examples.1.gz
 leftovers=$(dpkg-deb -c "$(deb rdma-rxc-dkms)" | awk '{ print $6 }' |
@@ -112,7 +129,7 @@ refuses() {	# refuses KERNEL PATTERN: dkms fails for KERNEL, saying PATTERN
 		echo "built for $1"
 		return 1
 	fi
-	echo "$log" | grep -q "$2" || { echo "$log" | tail -n 3; return 1; }
+	grep -q "$2" <<<"$log" || { echo "$log" | tail -n 3; return 1; }
 }
 mkdir -p "$work/dkms"
 rm -rf "$out/prebuilt" && mkdir -p "$out/prebuilt"
@@ -157,4 +174,44 @@ res $? "an example builds with those flags alone" "$(head -n 5 "$work/cc.log")"
 libs=$(LD_LIBRARY_PATH=$root/usr/lib/x86_64-linux-gnu ldd "$work/prog" 2>/dev/null)
 grep -q "librxc.so.1 => $root" <<<"$libs"
 res $? "it loads the unpacked librxc.so.1" "$libs"
+
+# --- 5. apt install, beside the installed rdma-core ---------------------
+pkgs=(rdma-rxc-dkms librxc1 librxc-dev rdma-rxc-examples)
+apt_get() {
+	DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 \
+		-y --no-install-recommends "$@" >>"$work/apt.log" 2>&1
+}
+if [ "${RXC_PACKAGES_INSTALL:-0}" = 1 ]; then
+	debs=()
+	for p in "${pkgs[@]}"; do debs+=("$(deb "$p")"); done
+	apt_get install "${debs[@]}"
+	res $? "apt installs all four beside $(dpkg-query -W -f '${Package} ${Version}' libibverbs1)" \
+		"$(tail -n 5 "$work/apt.log")"
+	# The postinst builds for the running kernel and the newest one with
+	# headers; in a chroot the running one is the host's, so the newest.
+	newest=$(find /lib/modules/*/build -maxdepth 0 2>/dev/null | sort -V |
+		tail -n 1 | cut -d/ -f4)
+	[ -n "$(find "/lib/modules/$newest/updates" -name 'rdma_rxc.ko*' 2>/dev/null)" ]
+	res $? "the postinst's DKMS installs rdma_rxc for ${newest:-no kernel}" \
+		"$(grep -i -A3 'dkms\|error' "$work/apt.log" | tail -n 5)"
+	# shellcheck disable=SC2046 # one word per flag
+	cc -Wall -Werror -o "$work/prog-installed" \
+		"$repo/userspace/examples/unsignaled_writes.c" \
+		"$repo/userspace/examples/common.c" $(pkg-config --cflags --libs librxc) \
+		2>"$work/cc.log"
+	res $? "an example builds against the installed librxc-dev" "$(head -n 5 "$work/cc.log")"
+	libs=$(ldd "$work/prog-installed" 2>/dev/null)
+	grep -q "librxc.so.1 => /usr/lib/x86_64-linux-gnu/librxc.so.1" <<<"$libs"
+	res $? "it loads the installed librxc.so.1" "$libs"
+	# Without a device the example must say so, not crash.
+	rxc-unsignaled-writes >"$work/ex.log" 2>&1
+	rc=$?
+	[ "$rc" -ne 0 ] && [ "$rc" -lt 128 ] && [ -s "$work/ex.log" ]
+	res $? "rxc-unsignaled-writes runs and explains that it has no device" \
+		"$(head -n 3 "$work/ex.log")"
+	apt_get purge "${pkgs[@]}"
+	res $? "apt purges them" "$(tail -n 5 "$work/apt.log")"
+	! compgen -G "/lib/modules/*/updates/dkms/rdma_rxc.ko*" >/dev/null
+	res $? "purging removes DKMS's modules"
+fi
 [ "$nfail" -eq 0 ]

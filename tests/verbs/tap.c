@@ -79,6 +79,20 @@ int tap_finish(void)
 	return tap.failed ? 1 : 0;
 }
 
+int tap_run_cases(const char *suite, const struct tap_case *cases,
+		  unsigned int n)
+{
+	unsigned int i;
+
+	tap_init(suite);
+	for (i = 0; i < n; i++) {
+		tap_begin(cases[i].name);
+		cases[i].fn();
+		tap_end();
+	}
+	return tap_finish();
+}
+
 void tap_fail_at(const char *file, int line, const char *fmt, ...)
 {
 	char msg[400];

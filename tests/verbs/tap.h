@@ -24,6 +24,16 @@ void tap_end(void);
 /* Prints the plan and a summary; returns the process exit status. */
 int tap_finish(void);
 
+/* A test case that needs no fixture: a table of these is a whole suite. */
+struct tap_case {
+	const char *name;
+	void (*fn)(void);
+};
+#define TAP_CASE(fn) { #fn, fn }
+/* Runs @n cases as suite @suite; returns the process exit status. */
+int tap_run_cases(const char *suite, const struct tap_case *cases,
+		  unsigned int n);
+
 void tap_fail_at(const char *file, int line, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 /* Marks the current test skipped, unless it has already failed. */

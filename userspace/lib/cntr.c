@@ -29,25 +29,6 @@
 #define RXC_ATTACH_ALL_OPS \
 	((IBV_QP_ATTACH_COMP_CNTR_OP_REMOTE_RDMA_WRITE << 1) - 1u)
 
-static int check_location(const struct rxcdv_memory_location *loc)
-{
-	switch (loc->type) {
-	case RXCDV_MEMORY_LOCATION_VA:
-		if (!loc->ptr || (uintptr_t)loc->ptr % VALUE_SIZE)
-			return EINVAL;
-		return 0;
-	case RXCDV_MEMORY_LOCATION_DMABUF:
-		if (loc->dmabuf_fd < 0)
-			return EBADF;
-		if (loc->dmabuf_offset % VALUE_SIZE ||
-		    (uintptr_t)loc->ptr % VALUE_SIZE)
-			return EINVAL;
-		return 0;
-	default:
-		return EINVAL;
-	}
-}
-
 static void fill_desc(struct ib_uverbs_buffer_desc *desc,
 		      const struct rxcdv_memory_location *loc)
 {
@@ -64,31 +45,17 @@ static void fill_desc(struct ib_uverbs_buffer_desc *desc,
 	}
 }
 
-static int check_init_attr(const struct ibv_comp_cntr_init_attr *attr,
-			   const struct rxcdv_comp_cntr_init_attr *dv)
+/*
+ * The rdma-core part of a creation's attributes; rxc_check_dv_init_attr()
+ * checks the direct-verbs part.
+ */
+static int check_init_attr(const struct ibv_comp_cntr_init_attr *attr)
 {
-	const uint32_t dv_flags = RXCDV_COMP_CNTR_INIT_WITH_COMP_EXTERNAL_MEM |
-				  RXCDV_COMP_CNTR_INIT_WITH_ERR_EXTERNAL_MEM;
-	int err;
-
 	/* No comp_mask bit is defined yet: any is an unknown extension. */
 	if (attr->comp_mask)
 		return EOPNOTSUPP;
 	if (attr->flags)
 		return EINVAL;
-	if (!dv)
-		return 0;
-	if (dv->comp_mask || dv->flags & ~dv_flags)
-		return EOPNOTSUPP;
-	if (dv->reserved)
-		return EINVAL;
-	if (dv->flags & RXCDV_COMP_CNTR_INIT_WITH_COMP_EXTERNAL_MEM) {
-		err = check_location(&dv->comp_ext_mem);
-		if (err)
-			return err;
-	}
-	if (dv->flags & RXCDV_COMP_CNTR_INIT_WITH_ERR_EXTERNAL_MEM)
-		return check_location(&dv->err_ext_mem);
 	return 0;
 }
 
@@ -163,7 +130,7 @@ create_cntr(struct ibv_context *context, struct ibv_comp_cntr_init_attr *attr,
 		errno = EINVAL;
 		return NULL;
 	}
-	err = check_init_attr(attr, dv);
+	err = check_init_attr(attr);
 	if (err) {
 		errno = err;
 		return NULL;
@@ -231,15 +198,7 @@ rxcdv_create_comp_cntr(struct ibv_context *context,
 {
 	int err;
 
-	if (!dv_attr) {
-		errno = EINVAL;
-		return NULL;
-	}
-	err = rxc_check_inlen(dv_attr, inlen,
-			      offsetof(struct rxcdv_comp_cntr_init_attr,
-				       err_ext_mem) +
-			      sizeof(dv_attr->err_ext_mem),
-			      sizeof(*dv_attr));
+	err = rxc_check_dv_init_attr(dv_attr, inlen);
 	if (err) {
 		errno = err;
 		return NULL;
@@ -408,11 +367,7 @@ int rxcdv_query_comp_cntr(struct ibv_comp_cntr *comp_cntr,
 	struct rxc_comp_cntr *cc;
 	int err;
 
-	if (!comp_cntr || !attr)
-		return EINVAL;
-	err = rxc_check_inlen(attr, inlen,
-			      offsetof(struct rxcdv_comp_cntr_attr, type) +
-			      sizeof(attr->type), sizeof(*attr));
+	err = rxc_check_query_attr(comp_cntr, attr, inlen);
 	if (err)
 		return err;
 	cc = to_rxc_cntr(comp_cntr);

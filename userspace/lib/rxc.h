@@ -45,5 +45,12 @@ static inline struct rxc_comp_cntr *to_rxc_cntr(struct ibv_comp_cntr *c)
  */
 int rxc_check_inlen(const void *attr, uint32_t inlen, size_t needed,
 		    size_t known);
+/* rxcdv_create_comp_cntr()'s @dv_attr: 0 or the errno to fail with. */
+int rxc_check_dv_init_attr(const struct rxcdv_comp_cntr_init_attr *dv,
+			   uint32_t inlen);
+/* rxcdv_query_comp_cntr()'s arguments: 0 or the errno to fail with. */
+int rxc_check_query_attr(const struct ibv_comp_cntr *comp_cntr,
+			 const struct rxcdv_comp_cntr_attr *attr,
+			 uint32_t inlen);
 
 #endif /* RXC_LIB_RXC_H */

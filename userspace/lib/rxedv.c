@@ -48,22 +48,9 @@ rxcdv_create_comp_cntr(struct ibv_context *context,
 		       uint32_t inlen)
 {
 	struct rxedv_comp_cntr_init_attr rxe = {};
-	uint32_t known = RXCDV_COMP_CNTR_INIT_WITH_COMP_EXTERNAL_MEM |
-			 RXCDV_COMP_CNTR_INIT_WITH_ERR_EXTERNAL_MEM;
 	int err;
 
-	if (!dv_attr) {
-		errno = EINVAL;
-		return NULL;
-	}
-	err = rxc_check_inlen(dv_attr, inlen,
-			      offsetof(struct rxcdv_comp_cntr_init_attr,
-				       err_ext_mem) +
-			      sizeof(dv_attr->err_ext_mem),
-			      sizeof(*dv_attr));
-	/* A flag this library cannot translate must not be dropped. */
-	if (!err && (dv_attr->flags & ~known))
-		err = EINVAL;
+	err = rxc_check_dv_init_attr(dv_attr, inlen);
 	if (err) {
 		errno = err;
 		return NULL;
@@ -81,11 +68,7 @@ int rxcdv_query_comp_cntr(struct ibv_comp_cntr *comp_cntr,
 	struct rxedv_comp_cntr_attr rxe;
 	int err;
 
-	if (!comp_cntr || !attr)
-		return EINVAL;
-	err = rxc_check_inlen(attr, inlen,
-			      offsetof(struct rxcdv_comp_cntr_attr, type) +
-			      sizeof(attr->type), sizeof(*attr));
+	err = rxc_check_query_attr(comp_cntr, attr, inlen);
 	if (err)
 		return err;
 	err = rxedv_query_comp_cntr(comp_cntr, &rxe, sizeof(rxe));

@@ -13,20 +13,6 @@
 #include "ioctl.h"
 #include "uapi.h"
 
-int rxc_check_inlen(const void *attr, uint32_t inlen, size_t needed,
-		    size_t known)
-{
-	const unsigned char *p = attr;
-	size_t i;
-
-	if (inlen < needed)
-		return EINVAL;
-	for (i = known; i < inlen; i++)
-		if (p[i])
-			return EINVAL;
-	return 0;
-}
-
 RXC_EXPORT
 int rxcdv_wait_comp_cntr(struct ibv_comp_cntr *comp_cntr,
 			 struct rxcdv_comp_cntr_wait_attr *attr,

@@ -389,30 +389,19 @@ static void invalid_arguments_fail_before_any_ioctl(void)
 	CHECK_EQ(cap.calls, calls);
 }
 
-#define T(fn) { #fn, fn }
-static const struct {
-	const char *name;
-	void (*fn)(void);
-} tests[] = {
-	T(create_sends_object_19_method_0_with_type_and_response),
-	T(modify_and_read_send_entry_op_and_value),
-	T(caps_use_device_method_8),
-	T(attach_uses_qp_method_2_and_passes_the_mask_unchanged),
-	T(dv_create_sends_buffer_descriptors),
-	T(wait_and_notify_use_driver_methods),
-	T(unknown_method_maps_to_eopnotsupp),
-	T(invalid_arguments_fail_before_any_ioctl),
+static const struct tap_case tests[] = {
+	TAP_CASE(create_sends_object_19_method_0_with_type_and_response),
+	TAP_CASE(modify_and_read_send_entry_op_and_value),
+	TAP_CASE(caps_use_device_method_8),
+	TAP_CASE(attach_uses_qp_method_2_and_passes_the_mask_unchanged),
+	TAP_CASE(dv_create_sends_buffer_descriptors),
+	TAP_CASE(wait_and_notify_use_driver_methods),
+	TAP_CASE(unknown_method_maps_to_eopnotsupp),
+	TAP_CASE(invalid_arguments_fail_before_any_ioctl),
 };
 
 int main(void)
 {
-	unsigned int i;
-
-	tap_init("librxc abi");
-	for (i = 0; i < sizeof(tests) / sizeof(tests[0]); i++) {
-		tap_begin(tests[i].name);
-		tests[i].fn();
-		tap_end();
-	}
-	return tap_finish();
+	return tap_run_cases("librxc abi", tests,
+			     sizeof(tests) / sizeof(tests[0]));
 }
