@@ -30,34 +30,19 @@
  * its server is then given only "cq".  Exits 1 when any step failed.
  */
 #define _GNU_SOURCE
-#include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
-#include <stdbool.h>
 #include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
 #include <sys/resource.h>
-#include <time.h>
 
-#include <rdma/fabric.h>
-#include <rdma/fi_cm.h>
-#include <rdma/fi_domain.h>
-#include <rdma/fi_endpoint.h>
-#include <rdma/fi_errno.h>
 #include <rdma/fi_rma.h>
+
+#include "lf_common.h"
 
 #define LB_BUF_SIZE	(1024 * 1024)
 #define LB_TX_SIZE	256
-/* Bounds on one connection's events and one window's wait (ms). */
-#define LB_EQ_MS	60000
+/* How long one window may take (ms). */
 #define LB_WINDOW_MS	20000
-
-/* What the server hands the client in fi_accept()'s data. */
-struct lb_cm_data {
-	uint64_t		addr;
-	uint64_t		key;
-};
 
 struct lb_conn {
 	struct fid_ep		*ep;
@@ -68,33 +53,22 @@ struct lb_conn {
 	uint64_t		done;	/* writes completed, as counted or reaped */
 };
 
-static struct fi_info *info;
-static struct fid_fabric *fabric;
-static struct fid_domain *domain;
-static struct fid_eq *eq;
-static struct fid_pep *pep;
-static struct fid_mr *mr;
-static uint8_t *buf;
 static const char *label = "lf_cntr_bench";
 static size_t size = 64, window = 64;
 static unsigned int secs = 3;
 static int failures;
 
-static bool fi_ok(int ret, const char *call)
+/* lf_common.h's failed step: a comment line, counted. */
+static void lf_fail(const char *fmt, ...)
 {
-	if (ret) {
-		printf("# %s: %s: %s (%d)\n", label, call, fi_strerror(-ret), ret);
-		failures++;
-	}
-	return !ret;
-}
+	va_list ap;
 
-static uint64_t now_us(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000000ull + ts.tv_nsec / 1000;
+	printf("# %s: ", label);
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	printf("\n");
+	failures++;
 }
 
 static uint64_t cpu_us(void)
@@ -106,45 +80,18 @@ static uint64_t cpu_us(void)
 	       ru.ru_stime.tv_sec * 1000000ull + ru.ru_stime.tv_usec;
 }
 
-static bool eq_wait(uint32_t want, struct fi_eq_cm_entry *entry, size_t len)
-{
-	struct fi_eq_err_entry err;
-	uint32_t event = 0;
-	ssize_t ret;
-
-	ret = fi_eq_sread(eq, &event, entry, len, LB_EQ_MS, 0);
-	if (ret == -FI_EAVAIL) {
-		memset(&err, 0, sizeof(err));
-		fi_eq_readerr(eq, &err, 0);
-		return fi_ok(-err.err, "EQ error");
-	}
-	if (ret < 0)
-		return fi_ok((int)ret, "fi_eq_sread");
-	if (event != want) {
-		printf("# %s: EQ event %u, want %u\n", label, event, want);
-		failures++;
-		return false;
-	}
-	return true;
-}
-
 /*
  * An enabled endpoint for fi; with_cntr: an FI_WRITE counter bound, or
  * -FI_ENOSYS when the device has none.
  */
 static int make_ep(struct lb_conn *c, struct fi_info *fi, bool with_cntr)
 {
-	struct fi_cq_attr cq_attr = { .size = 1024, .format = FI_CQ_FORMAT_CONTEXT };
 	struct fi_cntr_attr cntr_attr = { .events = FI_CNTR_EVENTS_COMP,
 					  .wait_obj = FI_WAIT_UNSPEC };
 	int ret;
 
 	memset(c, 0, sizeof(*c));
-	if (!fi_ok(fi_endpoint(domain, fi, &c->ep, NULL), "fi_endpoint") ||
-	    !fi_ok(fi_cq_open(domain, &cq_attr, &c->cq, NULL), "fi_cq_open") ||
-	    !fi_ok(fi_ep_bind(c->ep, &c->cq->fid, FI_TRANSMIT | FI_RECV |
-			      FI_SELECTIVE_COMPLETION), "fi_ep_bind(cq)") ||
-	    !fi_ok(fi_ep_bind(c->ep, &eq->fid, 0), "fi_ep_bind(eq)"))
+	if (!lf_ep_open(fi, &c->ep, &c->cq))
 		return -FI_EOTHER;
 	if (with_cntr) {
 		ret = fi_cntr_open(domain, &cntr_attr, &c->cntr, NULL);
@@ -199,12 +146,12 @@ static bool post_write(struct lb_conn *c, size_t i, uint64_t flags)
 		.msg_iov = &iov, .desc = &desc, .iov_count = 1,
 		.rma_iov = &rma, .rma_iov_count = 1, .context = c,
 	};
-	uint64_t end = now_us() + LB_WINDOW_MS * 1000ull;
+	uint64_t end = lf_now_us() + LB_WINDOW_MS * 1000ull;
 	ssize_t ret;
 
 	for (;;) {
 		ret = fi_writemsg(c->ep, &msg, flags);
-		if (ret != -FI_EAGAIN || now_us() > end)
+		if (ret != -FI_EAGAIN || lf_now_us() > end)
 			break;
 		if ((flags & FI_COMPLETION) && !reap(c))
 			return false;
@@ -235,15 +182,13 @@ static bool window_cq(struct lb_conn *c)
 		if (!post_write(c, i, FI_COMPLETION))
 			return false;
 	}
-	end = now_us() + LB_WINDOW_MS * 1000ull;
-	while (c->done < want && now_us() < end) {
+	end = lf_now_us() + LB_WINDOW_MS * 1000ull;
+	while (c->done < want && lf_now_us() < end) {
 		if (!reap(c))
 			return false;
 	}
 	if (c->done < want) {
-		printf("# %s: %" PRIu64 " of %" PRIu64 " completions\n", label,
-		       c->done, want);
-		failures++;
+		lf_fail("%" PRIu64 " of %" PRIu64 " completions", c->done, want);
 		return false;
 	}
 	return true;
@@ -252,15 +197,15 @@ static bool window_cq(struct lb_conn *c)
 static void measure(struct lb_conn *c, const char *mode)
 {
 	bool (*one)(struct lb_conn *c) = c->cntr ? window_cntr : window_cq;
-	uint64_t t0 = now_us(), cpu0 = cpu_us(), end = t0 + secs * 1000000ull;
+	uint64_t t0 = lf_now_us(), cpu0 = cpu_us(), end = t0 + secs * 1000000ull;
 	uint64_t msgs = 0, t, cpu;
 
 	do {
 		if (!one(c))
 			return;
 		msgs += window;
-	} while (now_us() < end);
-	t = now_us() - t0;
+	} while (lf_now_us() < end);
+	t = lf_now_us() - t0;
 	cpu = cpu_us() - cpu0;
 	printf("lf_cntr_bench: %s mode=%s size=%zu window=%zu msgs=%" PRIu64
 	       " secs=%.2f msgs_per_s=%.0f cpu_us_per_msg=%.3f\n", label, mode,
@@ -272,7 +217,7 @@ static void client(const char *mode)
 {
 	struct {
 		struct fi_eq_cm_entry	entry;
-		struct lb_cm_data	cm;
+		struct lf_cm_data	cm;
 		uint8_t			pad[64];
 	} ev;
 	struct lb_conn c;
@@ -301,7 +246,7 @@ static void serve(void)
 		struct fi_eq_cm_entry	entry;
 		uint8_t			data[64];
 	} ev;
-	struct lb_cm_data cm = { (uintptr_t)buf, fi_mr_key(mr) };
+	struct lf_cm_data cm = { (uintptr_t)buf, fi_mr_key(mr) };
 	struct lb_conn c = { 0 };
 
 	memset(&ev, 0, sizeof(ev));
@@ -315,41 +260,16 @@ static void serve(void)
 	close_conn(&c);
 }
 
+/* The application's usual domain: no FI_THREAD_SAFE locking. */
 static bool setup(const char *addr, const char *port, bool server)
 {
-	struct fi_eq_attr eq_attr = { .wait_obj = FI_WAIT_UNSPEC };
-	struct fi_info *hints = fi_allocinfo();
-	int ret;
-
-	if (!hints)
-		return false;
-	hints->ep_attr->type = FI_EP_MSG;
-	hints->caps = FI_MSG | FI_RMA;
-	hints->mode = FI_RX_CQ_DATA;
-	hints->domain_attr->mr_mode = FI_MR_LOCAL | FI_MR_VIRT_ADDR |
-				      FI_MR_ALLOCATED | FI_MR_PROV_KEY;
-	hints->tx_attr->size = LB_TX_SIZE;
-	hints->fabric_attr->prov_name = strdup("verbs");
-	ret = fi_getinfo(FI_VERSION(1, 20), addr, port, server ? FI_SOURCE : 0,
-			 hints, &info);
-	fi_freeinfo(hints);
-	if (!fi_ok(ret, "fi_getinfo") ||
-	    !fi_ok(fi_fabric(info->fabric_attr, &fabric, NULL), "fi_fabric") ||
-	    !fi_ok(fi_eq_open(fabric, &eq_attr, &eq, NULL), "fi_eq_open") ||
-	    !fi_ok(fi_domain(fabric, info, &domain, NULL), "fi_domain"))
-		return false;
-	buf = aligned_alloc(4096, LB_BUF_SIZE);
-	if (!buf ||
-	    !fi_ok(fi_mr_reg(domain, buf, LB_BUF_SIZE, FI_WRITE | FI_REMOTE_WRITE,
-			     0, 0, 0, &mr, NULL), "fi_mr_reg"))
+	info = lf_get_info(addr, port, server, FI_MSG | FI_RMA, LB_TX_SIZE,
+			   FI_THREAD_UNSPEC);
+	if (!info)
 		return false;
 	printf("# %s: verbs on %s, cntr_cnt %zu\n", label,
 	       info->domain_attr->name, info->domain_attr->cntr_cnt);
-	if (!server)
-		return true;
-	return fi_ok(fi_passive_ep(fabric, info, &pep, NULL), "fi_passive_ep") &&
-	       fi_ok(fi_pep_bind(pep, &eq->fid, 0), "fi_pep_bind") &&
-	       fi_ok(fi_listen(pep), "fi_listen");
+	return lf_open(LB_BUF_SIZE, server);
 }
 
 static void usage(const char *prog)
@@ -409,13 +329,6 @@ int main(int argc, char **argv)
 		else
 			client(mode);
 	}
-	if (pep)
-		fi_close(&pep->fid);
-	fi_close(&mr->fid);
-	fi_close(&domain->fid);
-	fi_close(&eq->fid);
-	fi_close(&fabric->fid);
-	fi_freeinfo(info);
-	free(buf);
+	lf_close();
 	return failures ? 1 : 0;
 }
