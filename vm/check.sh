@@ -481,11 +481,15 @@ run_sid_guest() {
 	case $rc in
 	0) rres ok "vm: guest completed" ;;
 	124) rres "not ok" "vm: timed out" ;;
-	*) rres "not ok" "vm: guest exited with status $rc (see $r/guest.log)" ;;
+	*) rres "not ok" "vm: guest exited with status $rc (see ${dirs[0]}/guest.log)" ;;
 	esac
 	for d in "${dirs[@]}"; do
 		[ ! -f "$d/results.tap" ] || tap_label "$label" <"$d/results.tap" >>"$rtap"
-		dmesg_verdict "$d" "$label" | tee -a "$rtap"
+		if [ "${#dirs[@]}" -eq 1 ]; then
+			dmesg_verdict "$d" "$label"
+		else
+			dmesg_verdict "$d" "$label, guest ${d##*/}"
+		fi | tee -a "$rtap"
 		guest_dirs+=("$d")
 	done
 }
