@@ -22,6 +22,15 @@
 #            lf_cntr with rxc counting on either end and rxe0 (no
 #            counters: fi_cntr_open must answer -FI_ENOSYS) on the other.
 #
+# Run by both guests of vm/run-pair.sh (RXC_WIRE_ROLE set), it runs
+# between two hosts on a virtio link instead (tests/guest/wire.sh): rxc0
+# on each guest's NIC, guest a the client of every pair, guest b the
+# server; lf_cntr's whole table, then fabtests as below.  rdma_rxe is not
+# used there.
+#
+#   vm/run-pair.sh --kernel stock-7.3 --guest-script libfabric-patches/guest-check.sh \
+#       --results DIR --modules "$(vm/build-modules.sh stock-7.3)" --env RXC_LIBFABRIC="$lf"
+#
 # RXC_TIER=full (the default) runs all of it.  The fast tier (vm/check.sh's
 # smoke) runs lf_cntr's whole table rxc-rxc and rxc-rxe with rxc as the
 # client, and two fabtests; --full adds fi_info, the other fabtests, and
@@ -37,6 +46,8 @@ IP=/usr/sbin/ip
 sid=${RXC_CACHE:-/var/cache/rxc}/sid-root
 lf=${RXC_LIBFABRIC:-}
 lf_cntr=$RXC_REPO/build/tests/libfabric/lf_cntr
+lf_bench=$RXC_REPO/build/tests/libfabric/lf_cntr_bench
+bench_args=${LF_BENCH_ARGS:-"-z 64 -w 64 -t 5"}
 logs=$RESULTS/libfabric
 port=19100
 
@@ -77,22 +88,27 @@ listening() {
 # tap_of LOG: lf_cntr's TAP lines into the results.
 tap_of() { grep -E '^(not )?ok - ' "$1" >>"$TAP"; grep -E '^(not )?ok - ' "$1"; }
 
-# two_ends NAME SRV_NS CLI_NS SRV_ARGS CLI_ARGS: lf_cntr's server and
-# client, each one result for its exit status plus its own TAP lines.
+# bench_lines LOG: lf_cntr_bench's result lines, into the log and
+# DIR/libfabric/bench.txt.
+bench_lines() { grep -E '^(lf_cntr_bench:|# skip)' "$1" | tee -a "$logs/bench.txt"; }
+
+# two_ends NAME SRV_NS CLI_NS SRV_ARGS CLI_ARGS [PROG]: lf_cntr's (or
+# PROG's) server and client, each one result for its exit status plus its
+# own TAP lines.
 two_ends() {
-	local name=$1 sns=$2 cns=$3 srv_args=$4 cli_args=$5 spid rc=0
+	local name=$1 sns=$2 cns=$3 srv_args=$4 cli_args=$5 prog=${6:-$lf_cntr} spid rc=0
 	# shellcheck disable=SC2086 # argument lists
-	in_sid "$sns" -- timeout -k 5 300 "$lf_cntr" -s -a "$PEER_IP_OF" -p "$port" \
+	in_sid "$sns" -- timeout -k 5 300 "$prog" -s -a "$PEER_IP_OF" -p "$port" \
 		-T "$name server" $srv_args >"$logs/$name.server" 2>&1 &
 	spid=$!
 	wait_for 30 listening "$port"
 	# shellcheck disable=SC2086
-	in_sid "$cns" -- timeout -k 5 300 "$lf_cntr" -a "$PEER_IP_OF" -p "$port" \
+	in_sid "$cns" -- timeout -k 5 300 "$prog" -a "$PEER_IP_OF" -p "$port" \
 		-T "$name client" $cli_args >"$logs/$name.client" 2>&1 || rc=$?
-	check "$name: lf_cntr client exits 0" [ "$rc" = 0 ]
+	check "$name: ${prog##*/} client exits 0" [ "$rc" = 0 ]
 	rc=0
 	wait "$spid" || rc=$?
-	check "$name: lf_cntr server exits 0" [ "$rc" = 0 ]
+	check "$name: ${prog##*/} server exits 0" [ "$rc" = 0 ]
 	tap_of "$logs/$name.server"
 	tap_of "$logs/$name.client"
 	port=$((port + 1))
@@ -101,8 +117,10 @@ two_ends() {
 # fabtest NAME ARG...: one fabtests program, its server in "peer" and its
 # client here, over verbs; one result.  One transfer size (-S): with
 # every size, each end allocates a gigabyte, and two do not fit a guest.
+# Between two guests, wire_fabtest runs it instead.
 fabtest() {
 	local name=$1 spid rc=0
+	[ -z "${RXC_WIRE_ROLE:-}" ] || { wire_fabtest "$@"; return; }
 	shift
 	in_sid peer -- timeout -k 5 120 "$lf/bin/$name" -p verbs "$@" -B "$port" \
 		-s "$PEER_IP" >"$logs/$name.$port.server" 2>&1 &
@@ -116,6 +134,74 @@ fabtest() {
 	port=$((port + 1))
 }
 
+# fabtests' MSG tests that take -t counter: sends and receives counted
+# on both ends, RMA writes and reads on the initiator; -v checks the
+# data.  The smoke runs one of each kind.
+run_fabtests() {
+	[ "${LF_FABTESTS:-1}" = 1 ] || return 0
+	fabtest fi_msg_pingpong -t counter -S 4096 -I 20 -v
+	fabtest fi_rma_bw -e msg -o write -t counter -S 4096 -I 20
+	[ "$RXC_TIER" = full ] || return 0
+	fabtest fi_msg_bw -t counter -S 4096 -I 20 -v
+	fabtest fi_rma_bw -e msg -o read -t counter -S 4096 -I 20
+	fabtest fi_rma_bw -e msg -o writedata -t counter -S 4096 -I 20
+	fabtest fi_msg_pingpong -t queue -S 4096 -I 20
+	run "fabtests: fi_cntr_test -p verbs (rxc0)" 120 \
+		chroot "$sid" "$lf/bin/fi_cntr_test" -p verbs -d rxc0
+}
+
+# Between two guests (vm/run-pair.sh).  wire_pair waits for its server's
+# TCP port; libfabric's verbs servers listen through rdma_cm, which ss
+# does not see, so its port_listening looks at rdma_cm's listeners.
+if [ -n "${RXC_WIRE_ROLE:-}" ]; then
+	# shellcheck source=SCRIPTDIR/../tests/guest/wire.sh
+	. "$RXC_REPO/tests/guest/wire.sh"
+	SUITE=libfabric-wire
+	# shellcheck disable=SC2317 # called by wire_pair
+	port_listening() { listening "$1"; }
+	# no_failure LOG: wire_pair's check of the client's output: no TAP
+	# line failed (the first one that did is the reason).
+	# shellcheck disable=SC2317
+	no_failure() { ! grep -m1 '^not ok' "$1"; }
+	# wire_fabtest NAME ARG...: fabtest's pair, b the server, a the client.
+	wire_fabtest() {
+		local name=$1
+		shift
+		wire_pair "fabtests: $name $* (rxc-rxc wire)" 120 "$port" true -- \
+			chroot "$sid" "$lf/bin/$name" -p verbs "$@" -B "$port" -s "$WIRE_IP" -- \
+			chroot "$sid" "$lf/bin/$name" -p verbs "$@" -P "$port" "$WIRE_PEER_IP"
+		port=$((port + 1))
+	}
+	wire_up || exit 0
+	load_driver rxc
+	check "rxc0 on $WIRE_NIC" wire_dev_up rxc rxc0
+	echo "libfabric: $lf; rdma-core in the sid root: $(cat "$sid/var/lib/rxc-rdma-core-debs")"
+	if [ "${LF_BENCH:-0}" = 1 ]; then
+		# shellcheck disable=SC2086 # argument list
+		wire_pair "rxc-rxc wire: lf_cntr_bench" 300 "$port" true -- \
+			chroot "$sid" "$lf_bench" -s -a "$WIRE_IP" -p "$port" $bench_args -- \
+			chroot "$sid" "$lf_bench" -a "$WIRE_PEER_IP" -p "$port" -T wire $bench_args
+		bench_lines "$WIRE_OUT"
+		exit 0
+	fi
+	# lf_cntr's server is b's, at b's address, which a's client dials.
+	wire_pair "rxc-rxc wire: lf_cntr" 300 "$port" no_failure -- \
+		chroot "$sid" "$lf_cntr" -s -a "$WIRE_IP" -p "$port" -T "wire server" -- \
+		chroot "$sid" "$lf_cntr" -a "$WIRE_PEER_IP" -p "$port" -T "wire client"
+	tap_of "$WIRE_OUT"
+	port=$((port + 1))
+	run_fabtests
+	exit 0
+fi
+
+# to_rxe: rxc0 gives way to rdma_rxe's rxe0 on veth0; rxc1 stays in "peer".
+to_rxe() {
+	run "rdma link delete rxc0" 60 rdma link delete rxc0
+	load_driver rxe
+	run "rdma link add rxe0" 60 rdma link add rxe0 type rxe netdev veth0
+	DEV=rxe0 check "rxe0 port active" wait_for 20 port_active
+}
+
 # rxc-rxc.
 load_driver rxc
 run "create veth pair" 30 $IP link add veth0 type veth peer name veth1
@@ -127,6 +213,17 @@ check "rxc0 port active" wait_for 20 port_active
 peer_up
 PEER_IP_OF=$PEER_IP
 echo "libfabric: $lf; rdma-core in the sid root: $(cat "$sid/var/lib/rxc-rdma-core-debs")"
+# LF_BENCH=1: lf_cntr_bench instead of the tests, rxc's client with the
+# counter and with the CQ, then rdma_rxe's client (no counter: CQ only).
+if [ "${LF_BENCH:-0}" = 1 ]; then
+	# shellcheck disable=SC2086 # argument list
+	two_ends bench-rxc-rxc peer "" "$bench_args -m cntr,cq" "$bench_args -m cntr,cq" "$lf_bench"
+	bench_lines "$logs/bench-rxc-rxc.client"
+	to_rxe
+	two_ends bench-rxe-client-rxc-server peer "" "$bench_args -m cq" "$bench_args -m cq" "$lf_bench"
+	bench_lines "$logs/bench-rxe-client-rxc-server.client"
+	exit 0
+fi
 # fi_info starts libfabric once more (seconds under TCG); lf_cntr checks
 # the same fields through the API.
 if [ "$RXC_TIER" = full ]; then
@@ -139,30 +236,13 @@ fi
 
 two_ends rxc-rxc peer "" "" ""
 
-# fabtests' MSG tests that take -t counter: sends and receives counted
-# on both ends, RMA writes and reads on the initiator; -v checks the
-# data.  The smoke runs one of each kind.
-if [ "${LF_FABTESTS:-1}" = 1 ]; then
-	fabtest fi_msg_pingpong -t counter -S 4096 -I 20 -v
-	fabtest fi_rma_bw -e msg -o write -t counter -S 4096 -I 20
-fi
-if [ "${LF_FABTESTS:-1}" = 1 ] && [ "$RXC_TIER" = full ]; then
-	fabtest fi_msg_bw -t counter -S 4096 -I 20 -v
-	fabtest fi_rma_bw -e msg -o read -t counter -S 4096 -I 20
-	fabtest fi_rma_bw -e msg -o writedata -t counter -S 4096 -I 20
-	fabtest fi_msg_pingpong -t queue -S 4096 -I 20
-	run "fabtests: fi_cntr_test -p verbs (rxc0)" 120 \
-		chroot "$sid" "$lf/bin/fi_cntr_test" -p verbs -d rxc0
-fi
+run_fabtests
 
 if [ "${LF_RXE:-1}" != 1 ]; then
 	exit 0
 fi
 # rxc-rxe: rxc1 in "peer" counts, rxe0 in the initial namespace does not.
-run "rdma link delete rxc0" 60 rdma link delete rxc0
-load_driver rxe
-run "rdma link add rxe0" 60 rdma link add rxe0 type rxe netdev veth0
-DEV=rxe0 check "rxe0 port active" wait_for 20 port_active
+to_rxe
 PEER_IP_OF=$IPADDR
 two_ends rxe-server-rxc-client "" peer "-N" ""
 if [ "$RXC_TIER" = full ]; then

@@ -472,13 +472,20 @@ run_bench_smoke() {
 	done
 }
 
-# run_sid_guest NAME LABEL SCRIPT [--env K=V]...: one 7.3 guest running
-# SCRIPT (rdma-core-patches/ or libfabric-patches/guest-check.sh), whose
-# userspace is the sid root's rdma-core 65; counted in NAME.tap, each
-# result named LABEL, the guest's files in $out/NAME.
+# run_sid_guest NAME LABEL SCRIPT [--pair] [--env K=V]...: one 7.3 guest
+# running SCRIPT (rdma-core-patches/ or libfabric-patches/guest-check.sh),
+# whose userspace is the sid root's rdma-core 65; counted in NAME.tap,
+# each result named LABEL, the guest's files in $out/NAME.  --pair: two
+# such guests on a virtio link (vm/run-pair.sh), their files in
+# $out/NAME/a and $out/NAME/b.
 run_sid_guest() {
 	local name=$1 label=$2 script=$3 r=$out/$1 rtap=$out/$1.tap mods rc=0
+	local runner=run-vm.sh dirs=("$out/$1") d
 	shift 3
+	if [ "${1:-}" = --pair ]; then
+		runner=run-pair.sh dirs=("$r/a" "$r/b")
+		shift
+	fi
 	: >"$rtap"
 	rres() { echo "$1 - $label: $2" | tee -a "$rtap"; }
 	if ! mods=$(bash "$here/build-modules.sh" stock-7.3); then
@@ -487,7 +494,7 @@ run_sid_guest() {
 	fi
 	rm -rf "$r"
 	mkdir -p "$r"
-	"$here/run-vm.sh" --kernel stock-7.3 --cpu-model "$(cpu_model_of stock-7.3)" \
+	"$here/$runner" --kernel stock-7.3 --cpu-model "$(cpu_model_of stock-7.3)" \
 		--guest-script "$script" \
 		--results "$r" --modules "$mods" --timeout "${RXC_TIMEOUT_STOCK:-1800}" \
 		--env DEV_TYPE=rxc --env "RXC_CACHE=${RXC_CACHE:-/var/cache/rxc}" \
@@ -495,11 +502,17 @@ run_sid_guest() {
 	case $rc in
 	0) rres ok "vm: guest completed" ;;
 	124) rres "not ok" "vm: timed out" ;;
-	*) rres "not ok" "vm: guest exited with status $rc (see $r/guest.log)" ;;
+	*) rres "not ok" "vm: guest exited with status $rc (see ${dirs[0]}/guest.log)" ;;
 	esac
-	[ ! -f "$r/results.tap" ] || tap_label "$label" <"$r/results.tap" >>"$rtap"
-	dmesg_verdict "$r" "$label" | tee -a "$rtap"
-	guest_dirs+=("$r")
+	for d in "${dirs[@]}"; do
+		[ ! -f "$d/results.tap" ] || tap_label "$label" <"$d/results.tap" >>"$rtap"
+		if [ "${#dirs[@]}" -eq 1 ]; then
+			dmesg_verdict "$d" "$label"
+		else
+			dmesg_verdict "$d" "$label, guest ${d##*/}"
+		fi | tee -a "$rtap"
+		guest_dirs+=("$d")
+	done
 }
 
 # summarize NAME TAP T0: add TAP to the totals and NAME's line, with the
@@ -563,6 +576,15 @@ if [ "$rdma_core_65" = 1 ]; then
 		"$repo/libfabric-patches/guest-check.sh" \
 		--env "RXC_LIBFABRIC=$(cat "$out/libfabric.dir" 2>/dev/null)"
 	summarize "libfabric on 7.3" "$out/libfabric.tap" "$t0"
+	# --full: the same between two 7.3 guests on a virtio link (about
+	# 80 s); the fast tier leaves it out for time.
+	if [ "$tier" = full ]; then
+		t0=$(date +%s)
+		run_sid_guest libfabric-wire "libfabric wire on 7.3" \
+			"$repo/libfabric-patches/guest-check.sh" --pair \
+			--env "RXC_LIBFABRIC=$(cat "$out/libfabric.dir" 2>/dev/null)"
+		summarize "libfabric wire on 7.3" "$out/libfabric-wire.tap" "$t0"
+	fi
 fi
 [[ " $kernels " != *" debug "* ]] || run_kernels debug
 [[ " $kernels " != *" debug-compat "* ]] || run_kernels debug-compat

@@ -6,7 +6,7 @@
 #
 #   vm/run-pair.sh --kernel K --guest-script PATH --results DIR
 #                  [--modules DIR] [--timeout SECS] [--cpus N] [--env K=V ...]
-#                  [--pin CORE_A:CORE_B]
+#                  [--cpu-model MODEL] [--pin CORE_A:CORE_B]
 #
 # Guest "a" gets its results in DIR/a, guest "b" in DIR/b (see
 # vm/run-vm.sh for what each holds).  Both run PATH, knowing their role
@@ -23,7 +23,7 @@ while [ $# -gt 0 ]; do
 	case $1 in
 	--results) results=$2 ;;
 	--pin) pin_a=(--pin "${2%:*}") pin_b=(--pin "${2#*:}") ;;
-	--kernel | --guest-script | --modules | --timeout | --cpus | --env)
+	--kernel | --guest-script | --modules | --timeout | --cpus | --env | --cpu-model)
 		args+=("$1" "$2") ;;
 	*) sed -n '4,18p' "$0" >&2; exit 2 ;;
 	esac

@@ -36,14 +36,10 @@
 #include <time.h>
 #include <unistd.h>
 
-#include <rdma/fabric.h>
-#include <rdma/fi_cm.h>
-#include <rdma/fi_domain.h>
-#include <rdma/fi_endpoint.h>
-#include <rdma/fi_errno.h>
 #include <rdma/fi_rma.h>
 
-#define __printf(a, b)	__attribute__((format(printf, a, b)))
+#include "lf_common.h"
+
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 #define LF_MAX_CNTRS	3
 #define LF_BUF_SIZE	(64 * 1024)
@@ -67,7 +63,6 @@
 #define LF_TX_SIZE	64
 /* How long a counter may take to reach what traffic makes it (ms). */
 #define LF_WAIT_MS	20000
-#define LF_EQ_MS	60000
 
 enum lf_role { LF_CLIENT, LF_SERVER };
 
@@ -105,19 +100,6 @@ struct lf_case {
 	bool			needs_counting_client;
 };
 
-/* What the server hands the client in fi_accept()'s data. */
-struct lf_cm_data {
-	uint64_t		addr;
-	uint64_t		key;
-};
-
-static struct fi_info *info;
-static struct fid_fabric *fabric;
-static struct fid_domain *domain;
-static struct fid_eq *eq;
-static struct fid_pep *pep;
-static struct fid_mr *mr;
-static uint8_t *buf;
 static const char *label = "lf_cntr";
 static const char *cur_case = "setup";
 static bool counting = true;
@@ -144,20 +126,21 @@ static void skip(const char *what, const char *why)
 	fflush(stdout);
 }
 
-/* A libfabric call that must succeed: one TAP line when it does not. */
-static bool fi_ok(int ret, const char *call)
+/* lf_common.h's failed step: one TAP line. */
+static void lf_fail(const char *fmt, ...)
 {
-	if (ret)
-		tap(false, "%s: %s (%d)", call, fi_strerror(-ret), ret);
-	return !ret;
+	char msg[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	tap(false, "%s", msg);
 }
 
 static uint64_t now_ms(void)
 {
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000ull + ts.tv_nsec / 1000000;
+	return lf_now_us() / 1000;
 }
 
 static uint64_t thread_cpu_us(void)
@@ -590,28 +573,6 @@ static const struct lf_case cases[] = {
 
 /* Connections. */
 
-static bool eq_wait(uint32_t want, struct fi_eq_cm_entry *entry, size_t len)
-{
-	struct fi_eq_err_entry err;
-	uint32_t event;
-	ssize_t ret;
-
-	ret = fi_eq_sread(eq, &event, entry, len, LF_EQ_MS, 0);
-	if (ret == -FI_EAVAIL) {
-		memset(&err, 0, sizeof(err));
-		fi_eq_readerr(eq, &err, 0);
-		tap(false, "EQ error: %s (prov %d)", fi_strerror(err.err),
-		    err.prov_errno);
-		return false;
-	}
-	if (ret < 0 || event != want) {
-		tap(false, "EQ: event %u, want %u (%zd: %s)", event, want, ret,
-		    ret < 0 ? fi_strerror((int)-ret) : "");
-		return false;
-	}
-	return true;
-}
-
 static bool open_cntrs(struct lf_ep *e, const struct lf_bind *binds)
 {
 	struct fi_cntr_attr attr = { .wait_obj = FI_WAIT_UNSPEC };
@@ -635,14 +596,8 @@ static bool open_cntrs(struct lf_ep *e, const struct lf_bind *binds)
 static bool make_ep(struct lf_ep *e, struct fi_info *fi,
 		    const struct lf_bind *binds)
 {
-	struct fi_cq_attr cq_attr = { .size = 1024, .format = FI_CQ_FORMAT_CONTEXT };
-
 	memset(e, 0, sizeof(*e));
-	if (!fi_ok(fi_endpoint(domain, fi, &e->ep, NULL), "fi_endpoint") ||
-	    !fi_ok(fi_cq_open(domain, &cq_attr, &e->cq, NULL), "fi_cq_open") ||
-	    !fi_ok(fi_ep_bind(e->ep, &e->cq->fid, FI_TRANSMIT | FI_RECV |
-			      FI_SELECTIVE_COMPLETION), "fi_ep_bind(cq)") ||
-	    !fi_ok(fi_ep_bind(e->ep, &eq->fid, 0), "fi_ep_bind(eq)"))
+	if (!lf_ep_open(fi, &e->ep, &e->cq))
 		return false;
 	if (counting && !open_cntrs(e, binds))
 		return false;
@@ -852,59 +807,22 @@ static void check_no_cntrs(void)
 
 /* Setup. */
 
-static struct fi_info *get_info(const char *addr, const char *port,
-				enum lf_role role, bool rma_event)
-{
-	struct fi_info *hints, *fi = NULL;
-	int ret;
-
-	hints = fi_allocinfo();
-	if (!hints)
-		return NULL;
-	hints->ep_attr->type = FI_EP_MSG;
-	hints->caps = FI_MSG | FI_RMA | (rma_event ? FI_RMA_EVENT : 0);
-	hints->mode = FI_RX_CQ_DATA;
-	hints->domain_attr->mr_mode = FI_MR_LOCAL | FI_MR_VIRT_ADDR |
-				      FI_MR_ALLOCATED | FI_MR_PROV_KEY;
-	hints->domain_attr->threading = FI_THREAD_SAFE;
-	hints->tx_attr->size = LF_TX_SIZE;
-	hints->fabric_attr->prov_name = strdup("verbs");
-	ret = fi_getinfo(FI_VERSION(1, 20), addr, port,
-			 role == LF_SERVER ? FI_SOURCE : 0, hints, &fi);
-	fi_freeinfo(hints);
-	if (ret && !(rma_event && ret == -FI_ENODATA))
-		fi_ok(ret, "fi_getinfo");
-	return ret ? NULL : fi;
-}
-
 static bool setup(const char *addr, const char *port, enum lf_role role)
 {
-	struct fi_eq_attr eq_attr = { .wait_obj = FI_WAIT_UNSPEC };
+	bool server = role == LF_SERVER;
 
 	/* FI_RMA_EVENT where the device counts the peer's RMA. */
-	info = get_info(addr, port, role, true);
+	info = lf_get_info(addr, port, server, FI_MSG | FI_RMA | FI_RMA_EVENT,
+			   LF_TX_SIZE, FI_THREAD_SAFE);
 	if (!info)
-		info = get_info(addr, port, role, false);
+		info = lf_get_info(addr, port, server, FI_MSG | FI_RMA,
+				   LF_TX_SIZE, FI_THREAD_SAFE);
 	if (!info)
-		return false;
-	if (!fi_ok(fi_fabric(info->fabric_attr, &fabric, NULL), "fi_fabric") ||
-	    !fi_ok(fi_eq_open(fabric, &eq_attr, &eq, NULL), "fi_eq_open") ||
-	    !fi_ok(fi_domain(fabric, info, &domain, NULL), "fi_domain"))
-		return false;
-	buf = aligned_alloc(4096, LF_BUF_SIZE);
-	if (!buf ||
-	    !fi_ok(fi_mr_reg(domain, buf, LF_BUF_SIZE, FI_SEND | FI_RECV |
-			     FI_READ | FI_WRITE | FI_REMOTE_READ | FI_REMOTE_WRITE,
-			     0, 0, 0, &mr, NULL), "fi_mr_reg"))
 		return false;
 	printf("# %s: %s on %s, tx op_flags %#" PRIx64 ", cntr_cnt %zu\n", label,
 	       info->fabric_attr->prov_name, info->domain_attr->name,
 	       info->tx_attr->op_flags, info->domain_attr->cntr_cnt);
-	if (role == LF_CLIENT)
-		return true;
-	return fi_ok(fi_passive_ep(fabric, info, &pep, NULL), "fi_passive_ep") &&
-	       fi_ok(fi_pep_bind(pep, &eq->fid, 0), "fi_pep_bind") &&
-	       fi_ok(fi_listen(pep), "fi_listen");
+	return lf_open(LF_BUF_SIZE, server);
 }
 
 static bool selected(const char *list, const char *name)
@@ -995,14 +913,7 @@ int main(int argc, char **argv)
 	if (t0)
 		printf("# %s: %s took %" PRIu64 " ms\n", label, cur_case,
 		       now_ms() - t0);
-	if (pep)
-		fi_close(&pep->fid);
-	fi_close(&mr->fid);
-	fi_close(&domain->fid);
-	fi_close(&eq->fid);
-	fi_close(&fabric->fid);
-	fi_freeinfo(info);
-	free(buf);
+	lf_close();
 	printf("# %s: %d failed\n", label, failures);
 	return failures ? 1 : 0;
 }
