@@ -71,7 +71,8 @@ make -s -C "$src" O="$out/build" olddefconfig >&2
 # Fail early if Kconfig dropped an option the bench depends on.
 for opt in KUNIT KASAN PROVE_LOCKING DEBUG_KMEMLEAK UDMABUF INFINIBAND \
 	   INFINIBAND_USER_ACCESS RDMA_RXE VETH NET_NS NET_9P_VIRTIO \
-	   FAULT_INJECTION FAILSLAB FAIL_PAGE_ALLOC FAULT_INJECTION_DEBUG_FS; do
+	   FAULT_INJECTION FAILSLAB FAIL_PAGE_ALLOC FAULT_INJECTION_DEBUG_FS \
+	   NET_SCH_NETEM NET_SCH_PRIO NET_CLS_U32; do
 	grep -Eq "^CONFIG_$opt=(y|m)" "$out/build/.config" ||
 		{ log "CONFIG_$opt did not survive olddefconfig"; exit 1; }
 done

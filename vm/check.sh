@@ -85,9 +85,10 @@ all_groups=$(sed -n 's/^all_groups="\(.*\)"$/\1/p' "$repo/tests/guest/run-all.sh
 #
 # debug-compat is the same kernel with Debian's unpatched RDMA modules
 # (vm/build-debug-compat.sh), where rxc links its own counter object, the
-# one 6.1, 6.12 and 7.2 run: the counter groups run there, so that the
-# sanitizers watch both objects.  --full adds the paths that free
-# counters under a live process (lifetimes, removal, the uverbs fuzzer).
+# one 6.1, 6.12 and 7.2 run: the counter group runs there, so that the
+# sanitizers watch both objects.  --full adds librxc and the paths that
+# free counters under a live process (lifetimes, removal, the uverbs
+# fuzzer).
 #
 # The time CI has is spent by the debug kernel: its build in the
 # background ends about when the stock guests do, and its guests run
@@ -105,7 +106,7 @@ groups_of() {
 	stock-7.*/full) echo "$all_groups" ;;
 	debug/fast) echo "t-comp-cntr t-userspace t-lifecycle t-fuzz-packets t-kunit | t-removal t-teardown t-faults t-fuzz-uverbs t-fuzz-rings t-batches t-softirq" ;;
 	debug/full) echo "$all_groups" ;;
-	debug-compat/fast) echo "t-comp-cntr t-userspace" ;;
+	debug-compat/fast) echo "t-comp-cntr" ;;
 	debug-compat/full) echo "t-comp-cntr t-userspace t-lifecycle t-removal t-teardown t-fuzz-uverbs" ;;
 	esac
 }
