@@ -279,6 +279,25 @@ res_count() { rdma resource show "$1" | word_after "$2"; }
 # core_comp_cntr: true when the kernel's core has the completion counter
 # object and rxc runs through it (rxc_cntr.c says so when it loads).
 core_comp_cntr() { counters_through "the core's object"; }
+# release_list RELEASE FILE...: of FILEs named NAME-X.Y.txt, the one for
+# the newest release X.Y at or below RELEASE (e.g. 7.3), if any.  A list
+# of what a release's rdma_rxe does (tests/diff/known-rxe-6.12.txt)
+# holds for the releases after it until one has a list of its own.
+release_list() {
+	local rel=$1 f v best='' best_v=''
+	shift
+	for f in "$@"; do
+		[ -f "$f" ] || continue
+		v=${f##*-}
+		v=${v%.txt}
+		[ "$(printf '%s\n%s\n' "$v" "$rel" | sort -V | tail -n 1)" = "$rel" ] || continue
+		[ -z "$best_v" ] ||
+			[ "$(printf '%s\n%s\n' "$v" "$best_v" | sort -V | tail -n 1)" = "$v" ] || continue
+		best=$f best_v=$v
+	done
+	[ -z "$best" ] || echo "$best"
+}
+
 # counters_through OBJECT: rdma_rxc said at load that its counters go
 # through OBJECT ("the core's object" or "rxc's own object").
 counters_through() { dmesg | grep -qF "completion counters through $1"; }

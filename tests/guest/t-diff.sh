@@ -33,12 +33,13 @@ IP=/usr/sbin/ip
 repo=${RXC_REPO:-/nonexistent}
 VDIFF=$repo/build/tests/diff/vdiff
 COMPARE=$repo/tests/diff/compare.py
-# rdma_rxe's known differences: those of every kernel, and this one's.
+# rdma_rxe's known differences: those of every kernel, and those of the
+# newest release with a list at or below this one (7.2's and 7.3's
+# rdma_rxe show 6.12's).
 KERNEL=$(uname -r | cut -d. -f1-2)
 KNOWN=("--known=$repo/tests/diff/known-rxe.txt")
-if [ -f "$repo/tests/diff/known-rxe-$KERNEL.txt" ]; then
-	KNOWN+=("--known=$repo/tests/diff/known-rxe-$KERNEL.txt")
-fi
+list=$(release_list "$KERNEL" "$repo"/tests/diff/known-rxe-*.txt)
+[ -z "$list" ] || KNOWN+=("--known=$list")
 # rdma_rxe has ATOMIC_WRITE from 6.2: there it is the -w runs' reference.
 RXE_AW=0
 [ "$(printf '6.2\n%s\n' "$KERNEL" | sort -V | head -n 1)" != 6.2 ] || RXE_AW=1

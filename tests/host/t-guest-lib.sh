@@ -10,7 +10,8 @@
 # test: once, interop's rping passed on every run because its check was
 # defined in t-tools.sh only.  Then the port counter helpers, against a
 # stand-in rdma tool, and tests/guest/wire.sh's wire_pair, which must end
-# a run whose link died.
+# a run whose link died.  Last, release_list, which picks the rdma_rxe
+# list of known differences t-diff uses on a kernel.
 #
 # Prints TAP ("ok - ...", "not ok - ...") and exits non-zero on a failure.
 set -euo pipefail
@@ -117,4 +118,15 @@ wire_same "and says why" "$(grep -c "^not ok - .*: the link still works after st
 # Nobody listens on port 9 here: the connection is refused at once.
 WIRE_PEER_IP=127.0.0.1
 wire_same "a peer that refuses a connection is alive" "$(wire_alive && echo alive)" alive
+
+# release_list: the newest list at or below a release, or none.
+lists=$work/lists
+mkdir -p "$lists"
+touch "$lists/known-rxe-6.12.txt" "$lists/known-rxe-7.3.txt"
+for row in "6.1|" "6.12|known-rxe-6.12.txt" "6.9|" "7.2|known-rxe-6.12.txt" \
+	   "7.3|known-rxe-7.3.txt" "7.10|known-rxe-7.3.txt" "10.0|known-rxe-7.3.txt"; do
+	got=$(release_list "${row%%|*}" "$lists"/known-rxe-*.txt)
+	want=${row#*|}
+	tap_same "guest lib" "release_list ${row%%|*}: ${want:-none}" "${got##*/}" "$want"
+done
 [ "$nfail" -eq 0 ]
