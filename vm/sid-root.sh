@@ -15,6 +15,10 @@
 #                            each host DIR at the same path inside
 #   sid-root.sh headers 7.2|7.3
 #                            print the headers' directory inside the root
+#   sid-root.sh install-pkgs NAME PKG...
+#                            install PKGs in the root once for user NAME:
+#                            a stamp (.rxc-NAME-deps) names them, so a
+#                            rerun with the same list installs nothing
 #   sid-root.sh install-kernel 7.2|7.3
 #                            install that kernel's image and modules on
 #                            this machine, in /usr/lib/modules/KVER, for
@@ -174,6 +178,20 @@ install_kernel() {
 	echo "$kver"
 }
 
+# install_pkgs_once NAME PKG...: what a script needs in the root beyond
+# its base, installed the first time that list is asked for.  apt waits
+# for another user's lock rather than fail.
+install_pkgs_once() {
+	local name=$1 stamp
+	shift
+	stamp=$root/.rxc-$name-deps
+	[ "$(cat "$stamp" 2>/dev/null)" != "$*" ] || return 0
+	log "installing $* for $name"
+	in_root env DEBIAN_FRONTEND=noninteractive apt-get \
+		-o DPkg::Lock::Timeout=600 install -y --no-install-recommends "$@" >&2
+	echo "$*" >"$stamp"
+}
+
 stamp_text() { echo "${want_pkgs[*]} linux-headers-7.2 linux-headers-7.3 checker-valid"; }
 
 make_root() {
@@ -203,6 +221,11 @@ headers)
 	make_root
 	headers_dir "${2:?usage: sid-root.sh headers 7.2|7.3}"
 	;;
+install-pkgs)
+	make_root
+	shift
+	install_pkgs_once "${1:?usage: sid-root.sh install-pkgs NAME PKG...}" "${@:2}"
+	;;
 install-kernel)
 	make_root
 	install_kernel "${2:?usage: sid-root.sh install-kernel 7.2|7.3}"
@@ -212,7 +235,7 @@ install-kernel)
 	echo "$root"
 	;;
 *)
-	echo "usage: sid-root.sh [run [-b DIR]... CMD... | headers 7.2|7.3 | install-kernel 7.2|7.3]" >&2
+	echo "usage: sid-root.sh [run [-b DIR]... CMD... | headers 7.2|7.3 | install-pkgs NAME PKG... | install-kernel 7.2|7.3]" >&2
 	exit 2
 	;;
 esac

@@ -19,16 +19,8 @@ sid_root=$repo/vm/sid-root.sh
 # root lacks: the package's Build-Depends but libibverbs-dev (rdma-core
 # 65's, installed below), and the tools.
 pkgs=(debhelper dh-dkms dkms lintian git pkg-config python3 kmod)
-log() { echo "t-packages-sid: $*" >&2; }
 
-root=$("$sid_root")
-stamp=$root/.rxc-packages-deps
-if [ "$(cat "$stamp" 2>/dev/null)" != "${pkgs[*]}" ]; then
-	log "installing ${pkgs[*]} in the sid root"
-	"$sid_root" run env DEBIAN_FRONTEND=noninteractive apt-get \
-		-o DPkg::Lock::Timeout=600 install -y --no-install-recommends "${pkgs[@]}" >&2
-	echo "${pkgs[*]}" >"$stamp"
-fi
+"$sid_root" install-pkgs packages "${pkgs[@]}"
 "$repo/rdma-core-patches/build-debs.sh" install >/dev/null
 
 # The tree, its git objects (a worktree keeps them elsewhere) and OUT's

@@ -24,14 +24,7 @@ sid_root=$top/vm/sid-root.sh
 pkgs=(libibverbs-dev pkg-config python3 man-db binutils)
 log() { echo "check-sid: $*" >&2; }
 
-root=$("$sid_root")
-stamp=$root/.rxc-librxc-deps
-if [ "$(cat "$stamp" 2>/dev/null)" != "${pkgs[*]}" ]; then
-	log "installing ${pkgs[*]} in the sid root"
-	"$sid_root" run env DEBIAN_FRONTEND=noninteractive apt-get \
-		-o DPkg::Lock::Timeout=600 install -y --no-install-recommends "${pkgs[@]}" >&2
-	echo "${pkgs[*]}" >"$stamp"
-fi
+"$sid_root" install-pkgs librxc "${pkgs[@]}"
 if [ "${RXC_RDMA_CORE:-}" = patched ]; then
 	"$top/rdma-core-patches/build-debs.sh" install >/dev/null
 fi
