@@ -91,7 +91,7 @@ static int make_ep(struct lb_conn *c, struct fi_info *fi, bool with_cntr)
 	int ret;
 
 	memset(c, 0, sizeof(*c));
-	if (!lf_ep_open(fi, &c->ep, &c->cq))
+	if (!lf_ep_open(fi, FI_WAIT_NONE, &c->ep, &c->cq))
 		return -FI_EOTHER;
 	if (with_cntr) {
 		ret = fi_cntr_open(domain, &cntr_attr, &c->cntr, NULL);
@@ -263,8 +263,8 @@ static void serve(void)
 /* The application's usual domain: no FI_THREAD_SAFE locking. */
 static bool setup(const char *addr, const char *port, bool server)
 {
-	info = lf_get_info(addr, port, server, FI_MSG | FI_RMA, LB_TX_SIZE,
-			   FI_THREAD_UNSPEC);
+	info = lf_get_info(FI_EP_MSG, addr, port, server, FI_MSG | FI_RMA,
+			   LB_TX_SIZE, FI_THREAD_UNSPEC);
 	if (!info)
 		return false;
 	printf("# %s: verbs on %s, cntr_cnt %zu\n", label,
