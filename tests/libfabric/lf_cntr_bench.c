@@ -183,7 +183,7 @@ static void close_conn(struct lb_conn *c)
 		fi_close(&c->cq->fid);
 }
 
-/* The CQ's error entry, which fi_cq_read() announced, as a failed step. */
+/* The CQ's error entry, which a read announced, as a failed step. */
 static bool cq_error(struct lb_conn *c, const char *what)
 {
 	struct fi_cq_err_entry err;
@@ -357,7 +357,7 @@ static bool message(struct lb_conn *c, bool send, size_t len, int ms)
 	       await_msg(c, ms);
 }
 
-/* addr (len bytes) into the AV, as c's peer. */
+/* addr, an address in the provider's format, into the AV as c's peer. */
 static bool av_insert(struct lb_conn *c, const void *addr)
 {
 	int ret = fi_av_insert(av, addr, 1, &c->peer, 0, NULL);
