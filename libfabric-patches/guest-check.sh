@@ -37,6 +37,12 @@
 # rxc-rxe with rxc as the server.  LF_FABTESTS=0 leaves fabtests out,
 # LF_RXE=0 the rxc-rxe part.  Results: DIR/results.tap, each program's
 # output in DIR/libfabric/.
+#
+# LF_BENCH=1 runs tests/libfabric/lf_cntr_bench instead of the tests
+# (LF_BENCH_ARGS, default "-z 64 -w 64 -t 5"), its MSG modes then its
+# RDM ones: in one guest rxc-rxc, then rdma_rxe at both ends (rxe1
+# replacing rxc1 in "peer": a 7.x rdma_rxe binds UDP 4791 per device);
+# between two guests rxc-rxc.  The clients' lines: DIR/libfabric/bench.txt.
 set -uo pipefail
 RXC_REPO=${RXC_REPO:?run by vm/run-vm.sh}
 # shellcheck source=SCRIPTDIR/../tests/guest/lib.sh
@@ -48,6 +54,9 @@ lf=${RXC_LIBFABRIC:-}
 lf_cntr=$RXC_REPO/build/tests/libfabric/lf_cntr
 lf_bench=$RXC_REPO/build/tests/libfabric/lf_cntr_bench
 bench_args=${LF_BENCH_ARGS:-"-z 64 -w 64 -t 5"}
+# lf_cntr_bench's modes, one run per endpoint type: verbs MSG, then
+# verbs;ofi_rxm RDM.
+bench_modes="cntr,cq rxm-cntr,rxm-cq"
 logs=$RESULTS/libfabric
 port=19100
 
@@ -177,11 +186,15 @@ if [ -n "${RXC_WIRE_ROLE:-}" ]; then
 	check "rxc0 on $WIRE_NIC" wire_dev_up rxc rxc0
 	echo "libfabric: $lf; rdma-core in the sid root: $(cat "$sid/var/lib/rxc-rdma-core-debs")"
 	if [ "${LF_BENCH:-0}" = 1 ]; then
-		# shellcheck disable=SC2086 # argument list
-		wire_pair "rxc-rxc wire: lf_cntr_bench" 300 "$port" true -- \
-			chroot "$sid" "$lf_bench" -s -a "$WIRE_IP" -p "$port" $bench_args -- \
-			chroot "$sid" "$lf_bench" -a "$WIRE_PEER_IP" -p "$port" -T wire $bench_args
-		bench_lines "$WIRE_OUT"
+		for modes in $bench_modes; do
+			# shellcheck disable=SC2086 # argument list
+			wire_pair "rxc-rxc wire: lf_cntr_bench -m $modes" 300 "$port" true -- \
+				chroot "$sid" "$lf_bench" -s -a "$WIRE_IP" -p "$port" -m "$modes" $bench_args -- \
+				chroot "$sid" "$lf_bench" -a "$WIRE_PEER_IP" -p "$port" -m "$modes" \
+				-T wire $bench_args
+			bench_lines "$WIRE_OUT"
+			port=$((port + 1))
+		done
 		exit 0
 	fi
 	# lf_cntr's server is b's, at b's address, which a's client dials.
@@ -202,6 +215,32 @@ to_rxe() {
 	DEV=rxe0 check "rxe0 port active" wait_for 20 port_active
 }
 
+# bench_ends NAME: lf_cntr_bench's MSG modes, then its RDM ones, server
+# in "peer", client here; the client's lines into bench.txt.
+bench_ends() {
+	local modes name
+	for modes in $bench_modes; do
+		name=bench-$1-msg
+		[ "${modes#rxm-}" = "$modes" ] || name=bench-$1-rdm
+		# shellcheck disable=SC2086 # argument list
+		two_ends "$name" "$PEER_NS" "" "$bench_args -m $modes" \
+			"$bench_args -m $modes" "$lf_bench"
+		bench_lines "$logs/$name.client"
+	done
+}
+
+# to_rxe_both: rdma_rxe at both ends, rxe0 on veth0 and rxe1 on veth1 in
+# "peer".  It needs a 7.x rdma_rxe, which binds UDP 4791 per device in
+# the device's namespace, as rxc does (up to 6.12 it binds it in the
+# initial namespace when it loads, and "peer" would have none).
+to_rxe_both() {
+	to_rxe
+	run "peer: rdma link delete rxc1" 60 $IP netns exec "$PEER_NS" rdma link delete rxc1
+	run "peer: rdma link add rxe1" 60 $IP netns exec "$PEER_NS" \
+		rdma link add rxe1 type rxe netdev veth1
+	DEV=rxe1 check "rxe1 port active" wait_for 20 port_active
+}
+
 # rxc-rxc.
 load_driver rxc
 run "create veth pair" 30 $IP link add veth0 type veth peer name veth1
@@ -213,15 +252,12 @@ check "rxc0 port active" wait_for 20 port_active
 peer_up
 PEER_IP_OF=$PEER_IP
 echo "libfabric: $lf; rdma-core in the sid root: $(cat "$sid/var/lib/rxc-rdma-core-debs")"
-# LF_BENCH=1: lf_cntr_bench instead of the tests, rxc's client with the
-# counter and with the CQ, then rdma_rxe's client (no counter: CQ only).
+# LF_BENCH=1: lf_cntr_bench instead of the tests, every mode rxc to rxc,
+# then rdma_rxe to rdma_rxe (whose client skips cntr: no counters).
 if [ "${LF_BENCH:-0}" = 1 ]; then
-	# shellcheck disable=SC2086 # argument list
-	two_ends bench-rxc-rxc peer "" "$bench_args -m cntr,cq" "$bench_args -m cntr,cq" "$lf_bench"
-	bench_lines "$logs/bench-rxc-rxc.client"
-	to_rxe
-	two_ends bench-rxe-client-rxc-server peer "" "$bench_args -m cq" "$bench_args -m cq" "$lf_bench"
-	bench_lines "$logs/bench-rxe-client-rxc-server.client"
+	bench_ends rxc-rxc
+	to_rxe_both
+	bench_ends rxe-rxe
 	exit 0
 fi
 # fi_info starts libfabric once more (seconds under TCG); lf_cntr checks

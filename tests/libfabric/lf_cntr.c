@@ -597,7 +597,7 @@ static bool make_ep(struct lf_ep *e, struct fi_info *fi,
 		    const struct lf_bind *binds)
 {
 	memset(e, 0, sizeof(*e));
-	if (!lf_ep_open(fi, &e->ep, &e->cq))
+	if (!lf_ep_open(fi, FI_WAIT_NONE, &e->ep, &e->cq))
 		return false;
 	if (counting && !open_cntrs(e, binds))
 		return false;
@@ -815,11 +815,12 @@ static bool setup(const char *addr, const char *port, enum lf_role role)
 	bool server = role == LF_SERVER;
 
 	/* FI_RMA_EVENT where the device counts the peer's RMA. */
-	info = lf_get_info(addr, port, server, FI_MSG | FI_RMA | FI_RMA_EVENT,
-			   LF_TX_SIZE, FI_THREAD_SAFE);
+	info = lf_get_info(FI_EP_MSG, addr, port, server,
+			   FI_MSG | FI_RMA | FI_RMA_EVENT, LF_TX_SIZE,
+			   FI_THREAD_SAFE);
 	if (!info)
-		info = lf_get_info(addr, port, server, FI_MSG | FI_RMA,
-				   LF_TX_SIZE, FI_THREAD_SAFE);
+		info = lf_get_info(FI_EP_MSG, addr, port, server,
+				   FI_MSG | FI_RMA, LF_TX_SIZE, FI_THREAD_SAFE);
 	if (!info)
 		return false;
 	printf("# %s: %s on %s, tx op_flags %#" PRIx64 ", cntr_cnt %zu\n", label,
