@@ -25,8 +25,9 @@
 # Run by both guests of vm/run-pair.sh (RXC_WIRE_ROLE set), it runs
 # between two hosts on a virtio link instead (tests/guest/wire.sh): rxc0
 # on each guest's NIC, guest a the client of every pair, guest b the
-# server; lf_cntr's whole table, then fabtests as below.  rdma_rxe is not
-# used there.
+# server; lf_cntr's whole table, then fabtests as below, then lf_cntr
+# with rdma_rxe's rxe0 in place of b's rxc0 (a's rxc counts, b's
+# answers without counters).
 #
 #   vm/run-pair.sh --kernel stock-7.3 --guest-script libfabric-patches/guest-check.sh \
 #       --results DIR --modules "$(vm/build-modules.sh stock-7.3)" --env RXC_LIBFABRIC="$lf"
@@ -204,6 +205,18 @@ if [ -n "${RXC_WIRE_ROLE:-}" ]; then
 	tap_of "$WIRE_OUT"
 	port=$((port + 1))
 	run_fabtests
+	[ "${LF_RXE:-1}" = 1 ] || exit 0
+	# rxc-rxe: b's rxc0 gives way to rdma_rxe's rxe0 on its NIC; a's
+	# rxc0 counts, the server answers without counters (-N).
+	if [ "$WIRE_ROLE" = b ]; then
+		run "rdma link delete rxc0" 60 rdma link delete rxc0
+		load_driver rxe
+		check "rxe0 on $WIRE_NIC" wire_dev_up rxe rxe0
+	fi
+	wire_pair "rxe-server-rxc-client wire: lf_cntr" 300 "$port" no_failure -- \
+		chroot "$sid" "$lf_cntr" -s -a "$WIRE_IP" -p "$port" -N -T "wire rxe server" -- \
+		chroot "$sid" "$lf_cntr" -a "$WIRE_PEER_IP" -p "$port" -T "wire rxc client"
+	tap_of "$WIRE_OUT"
 	exit 0
 fi
 
