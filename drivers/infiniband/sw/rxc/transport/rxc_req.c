@@ -433,6 +433,15 @@ static bool rxc_req_ackreq(const struct rxc_req *req)
 	return rxc_psn_diff(req->psn, req->ackreq_psn) >= every;
 }
 
+/* @psn, which asks for an ACK, goes out for the first time: time it? */
+static void rxc_req_time_psn(struct rxc_req *req, u32 psn)
+{
+	unsigned long now_j = jiffies;
+
+	if (rxc_rto_wants_sample(&req->rto, now_j))
+		rxc_rto_sent(&req->rto, psn, ktime_get_ns(), now_j);
+}
+
 /*
  * A packet's place in the send queue: its WQE's ring index, the WQE's
  * bytes before it, and its PSN.  The cursor is one (@cur, @cur_off and
@@ -506,8 +515,8 @@ static bool rxc_req_send_pkt(struct rxc_qp *qp, struct rxc_swqe *w,
 	 */
 	if (rxc_psn_diff(at->psn, req->max_psn) < 0)
 		rxc_stat_inc(rxc, RXC_STAT_RETRANSMITS);
-	else if (ackreq && rxc_rto_idle(&req->rto))
-		rxc_rto_sent(&req->rto, at->psn, ktime_get_ns());
+	else if (ackreq)
+		rxc_req_time_psn(req, at->psn);
 	rxc_qp_send_pkt(qp, rxc_swqe_av(qp, w), skb, batch);
 	return true;
 }
