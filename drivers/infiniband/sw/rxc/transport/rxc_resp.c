@@ -1012,13 +1012,17 @@ int rxc_resp_send_reads(struct rxc_qp *qp, int budget)
 {
 	struct rxc_read *rd = &qp->resp.rd;
 	struct rxc_pkt_batch batch = {};
-	u32 mtu = rxc_qp_mtu(qp), n;
 	struct sk_buff *skb;
 	int sent = 0;
 	u8 *payload;
+	u32 mtu, n;
 	u8 opcode;
 	bool last;
 
+	/* Every pass of the responder asks; almost none answers a read. */
+	if (!rd->active)
+		return 0;
+	mtu = rxc_qp_mtu(qp);
 	while (rd->active && sent < budget) {
 		n = min(rd->resid, mtu);
 		last = n == rd->resid;

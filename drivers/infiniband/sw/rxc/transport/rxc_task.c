@@ -310,16 +310,28 @@ static bool rxc_qp_drain(struct rxc_qp *qp)
 }
 
 /*
+ * Take flag @bit of the task: true if it was set, and clear it.  Looked
+ * at first: most passes find every flag clear, and a locked
+ * read-modify-write each time costs more than the look.  A flag set just
+ * after the look is not missed: whoever sets one asks for another pass.
+ */
+static bool rxc_task_take_flag(struct rxc_qp *qp, int bit)
+{
+	return test_bit(bit, &qp->task_flags) &&
+	       test_and_clear_bit(bit, &qp->task_flags);
+}
+
+/*
  * The completer after its packets: the timers' flags, then retiring.
  * True when finished WQEs are left to retire (rxc_comp_retire()).
  */
 static bool rxc_task_comp_end(struct rxc_qp *qp)
 {
-	if (test_and_clear_bit(RXC_TASK_TIMEOUT, &qp->task_flags))
+	if (rxc_task_take_flag(qp, RXC_TASK_TIMEOUT))
 		rxc_req_timeout(qp);
-	if (test_and_clear_bit(RXC_TASK_RNR_DONE, &qp->task_flags))
+	if (rxc_task_take_flag(qp, RXC_TASK_RNR_DONE))
 		rxc_req_rnr_done(qp);
-	if (test_and_clear_bit(RXC_TASK_PACE_DONE, &qp->task_flags))
+	if (rxc_task_take_flag(qp, RXC_TASK_PACE_DONE))
 		rxc_req_pace_done(qp);
 	return rxc_comp_retire(qp);
 }
@@ -773,8 +785,7 @@ void rxc_qp_task_resume(struct rxc_qp *qp)
  */
 static bool rxc_qp_takes_turns(struct rxc_qp *qp)
 {
-	return test_bit(RXC_TASK_TURN, &qp->task_flags) &&
-	       test_and_clear_bit(RXC_TASK_TURN, &qp->task_flags);
+	return rxc_task_take_flag(qp, RXC_TASK_TURN);
 }
 
 /*

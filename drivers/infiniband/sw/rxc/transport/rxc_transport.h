@@ -185,7 +185,10 @@ static_assert(sizeof(struct rxc_swqe) <= 128);
  * @retry_left: transport retries left before RETRY_EXC_ERR
  * @rnr_left: RNR retries left before RNR_RETRY_EXC_ERR
  * @rnr_wait: an RNR NAK stopped sending until @rnr_timer fires
- * @retrans_timer: fires when no ACK came in time
+ * @timer_armed: a wait for progress is on: the requester has PSNs
+ *		 unacknowledged (rxc_req_arm_timer())
+ * @timer_due: jiffies when that wait's probe or timeout is due
+ * @retrans_timer: wakes the task at @timer_due or earlier (rxc_req_timer_at())
  * @rnr_timer: ends an RNR wait
  * @pace_timer: ends a wait for the pace (@pace.waiting)
  * @doorbell_ns: local_clock() at the end of the last doorbell; doorbells,
@@ -213,6 +216,8 @@ struct rxc_req {
 	u8 retry_left;
 	u8 rnr_left;
 	bool rnr_wait;
+	bool timer_armed;
+	unsigned long timer_due;
 	struct timer_list retrans_timer;
 	struct timer_list rnr_timer;
 	struct hrtimer pace_timer;
