@@ -128,10 +128,33 @@ for m in "${MODES[@]}"; do
 		sh -c "! grep -q '^setup:' '$OUT/$name.trace'"
 done
 
+# ref_odd CMP REF_A REF_B CAND GEN [--known=FILE...]: true, printing the
+# seeds, when rdma_rxe's reference, re-run alone on each seed CMP left
+# unexplained, agrees with CAND's trace of it (the known differences
+# apart).  rdma_rxe is not under test, and under
+# the load of JOBS programs it has gone wrong on its own: 7.3's responder
+# reached a copy with no MR (its WARN_ON in rxe_mr_copy) and moved both
+# QPs to ERR without an error completion (seed 284), and 7.3's rxe-lo
+# once placed other bytes than rxc-lo, rxc-ns and mixed all did (seed
+# 306).  A candidate is never re-run: a difference of its own, timing's
+# or not, stays one.
+ref_odd() {
+	local cmp=$1 ra=$2 rb=$3 cand=$4 gen=$5 seeds seed
+	shift 5
+	seeds=$(sed -n 's/^seed \([0-9]*\) differs:$/\1/p' "$cmp")
+	[ -n "$seeds" ] || return 1
+	for seed in $seeds; do
+		timeout -k 5 $((300 * SLOW)) python3 "$COMPARE" recheck --quiet "$QUIET" \
+			${gen:+"--gen-opt=$gen"} "$@" "$VDIFF" "$seed" "$ra" "$rb" \
+			"$OUT/$cand.trace" >&2 || return 1
+	done
+	echo "seeds $(paste -sd" " <<<"$seeds")"
+}
+
 # agree REF CAND [--known=FILE...]: CAND's traces against REF's, minimal
 # programs for the first seeds that differ unexplained.
 agree() {
-	local ref=$1 cand=$2 cmp=$OUT/$2-vs-$1.cmp ra rb a b opt gen='' seed
+	local ref=$1 cand=$2 cmp=$OUT/$2-vs-$1.cmp ra rb a b opt gen='' seed left
 	shift 2
 	read -r _ ra rb _ <<<"$(printf '%s\n' "${MODES[@]}" | grep "^$ref ")"
 	read -r _ a b opt <<<"$(printf '%s\n' "${MODES[@]}" | grep "^$cand ")"
@@ -140,6 +163,10 @@ agree() {
 	if python3 "$COMPARE" compare "$OUT/$ref.trace" "$OUT/$cand.trace" \
 		"$@" >"$cmp" 2>&1; then
 		pass "$cand agrees with $ref ($(tail -n 1 "$cmp"))"
+		return 0
+	fi
+	if [ "${ref%%-*}" = rxe ] && left=$(ref_odd "$cmp" "$ra" "$rb" "$cand" "$gen" "$@"); then
+		pass "$cand agrees with $ref ($(tail -n 1 "$cmp"); rdma_rxe re-ran $left alone and agreed: its first trace was the odd one out)"
 		return 0
 	fi
 	fail "$cand agrees with $ref" "$(tail -n 1 "$cmp")"
@@ -154,6 +181,34 @@ for name in rxc-lo rxc-ns mixed; do agree rxe-lo "$name" "${KNOWN[@]}"; done
 agree rxc-lo rxc-ns
 agree rxc-lo-aw rxc-ns-aw
 [ "$RXE_AW" = 0 ] || agree rxe-lo-aw rxc-lo-aw "${KNOWN[@]}"
+
+# The re-check's own test, on a seed where rxc-lo and rdma_rxe agree:
+# its bytes changed in a copy of one trace.  Changed in rdma_rxe's, the
+# re-run reference agrees with rxc-lo; changed in rxc-lo's, it must not,
+# so that the re-check cannot excuse rxc.
+same=$(comm -23 <(sed -n 's/^seed \([0-9]*\)$/\1/p' "$OUT/rxe-lo.trace" | sort) \
+	<(sed -n 's/^seed \([0-9]*\)[ :].*/\1/p' "$OUT/rxc-lo-vs-rxe-lo.cmp" | sort) |
+	sort -n | head -n 1)
+# odd_of WHICH: a copy of WHICH's trace with seed $same's first "mem A"
+# line changed, as $OUT/odd-WHICH.trace, compared as $OUT/odd-WHICH.cmp.
+odd_of() {
+	awk -v s="seed $same" '$0 == s { in_s = 1 } /^seed / && $0 != s { in_s = 0 }
+	     in_s && !done && /^mem A / { $0 = "mem A 0000000000000000"; done = 1 } 1' \
+		"$OUT/$1.trace" >"$OUT/odd-$1.trace"
+	if [ "$1" = rxe-lo ]; then
+		python3 "$COMPARE" compare "$OUT/odd-$1.trace" "$OUT/rxc-lo.trace" "${KNOWN[@]}"
+	else
+		python3 "$COMPARE" compare "$OUT/rxe-lo.trace" "$OUT/odd-$1.trace" "${KNOWN[@]}"
+	fi >"$OUT/odd-$1.cmp" 2>&1 || true
+}
+# fails CMD...: true when CMD fails.
+fails() { ! "$@"; }
+odd_of rxe-lo
+odd_of rxc-lo
+check "re-check: a reference trace changed after its run (seed $same) is re-run and agrees" \
+	ref_odd "$OUT/odd-rxe-lo.cmp" "${END[rxe8]}" "${END[rxe8]}" rxc-lo "" "${KNOWN[@]}"
+check "re-check: a candidate trace changed after its run (seed $same) is not excused" \
+	fails ref_odd "$OUT/odd-rxc-lo.cmp" "${END[rxe8]}" "${END[rxe8]}" odd-rxc-lo "" "${KNOWN[@]}"
 
 # Each rxc side's six counters against what its completions say they must
 # hold (tests/diff/model.c): vdiff prints a "counted" line where they
