@@ -963,10 +963,13 @@ void rxc_resp_recv(struct rxc_qp *qp, struct sk_buff *skb)
 		kfree_skb(skb);
 		return;
 	}
-	if (qp->ibqp.qp_type == IB_QPT_UD || qp->ibqp.qp_type == IB_QPT_GSI)
+	if (qp->ibqp.qp_type == IB_QPT_UD || qp->ibqp.qp_type == IB_QPT_GSI) {
 		rxc_resp_ud(qp, skb);
-	else
+	} else {
+		/* Before the data lands, which the peer's poller may wait for. */
+		rxc_qp_peer_sent(qp);
 		rxc_resp_connected(qp, pkt);
+	}
 	consume_skb(skb);
 }
 

@@ -324,6 +324,7 @@ enum rxc_task_flag {
 	RXC_TASK_PACE_DONE,	/* the pace timer fired */
 	RXC_TASK_STREAM,	/* its last doorbell streamed (rxc_qp_doorbell()) */
 	RXC_TASK_TURN,		/* it sent a request since the peer's last one */
+	RXC_TASK_PEER_SENT,	/* a request from the peer since the last doorbell */
 };
 
 /*
@@ -398,6 +399,7 @@ void rxc_qp_transport_reset(struct rxc_qp *qp);
 void rxc_qp_sched(struct rxc_qp *qp);
 void rxc_qp_kick(struct rxc_qp *qp);
 void rxc_qp_doorbell(struct rxc_qp *qp);
+void rxc_qp_peer_sent(struct rxc_qp *qp);
 void rxc_qp_task_pause(struct rxc_qp *qp);
 void rxc_qp_task_resume(struct rxc_qp *qp);
 void rxc_qp_task_flush(struct rxc_qp *qp);
