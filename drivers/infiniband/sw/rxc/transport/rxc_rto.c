@@ -32,19 +32,15 @@
  * rxc_rto_sent - @psn goes out for the first time at @now_ns
  * @r: the estimate
  * @psn: its PSN
- * @now_ns: ktime_get_ns(); read only if rxc_rto_wants_sample()
- * @now_j: jiffies
- *
- * Times @psn if no PSN is being timed.
+ * @now_ns: ktime_get_ns(); read only if rxc_rto_idle()
  */
-void rxc_rto_sent(struct rxc_rto *r, u32 psn, u64 now_ns, unsigned long now_j)
+void rxc_rto_sent(struct rxc_rto *r, u32 psn, u64 now_ns)
 {
 	if (!rxc_rto_idle(r))
 		return;
 	r->sampling = true;
 	r->sample_psn = psn;
 	r->sample_ns = now_ns;
-	r->sample_j = now_j;
 }
 EXPORT_SYMBOL_IF_KUNIT(rxc_rto_sent);
 
