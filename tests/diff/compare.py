@@ -26,12 +26,11 @@
                      [--known FILE]...
       Re-runs SEED on the reference's side alone and compares that trace
       with SEED's in the trace file CAND, as compare does.  Exits 0 when
-      they agree: the
-      reference's first trace was the odd one out, 1 when they still
-      differ.  t-diff asks this of rdma_rxe only, which is not under test
-      and on a loaded guest now and then goes wrong on its own (see
-      Documentation/rxc.rst, "Differential testing"); a candidate is
-      never re-run, so a difference of its own stays one.
+      they agree (the reference's first trace was the odd one out), 1
+      when they still differ.  t-diff asks this of rdma_rxe only, which
+      is not under test and on a loaded guest now and then goes wrong on
+      its own (see Documentation/rxc.rst, "Differential testing"); a
+      candidate is never re-run, so a difference of its own stays one.
 """
 import argparse
 import difflib

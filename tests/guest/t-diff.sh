@@ -138,10 +138,13 @@ done
 # once placed other bytes than rxc-lo, rxc-ns and mixed all did (seed
 # 306).  A candidate is never re-run: a difference of its own, timing's
 # or not, stays one.
+# differing CMP: the seeds a comparison left unexplained, one a line.
+differing() { sed -n 's/^seed \([0-9]*\) differs:$/\1/p' "$1"; }
+
 ref_odd() {
 	local cmp=$1 ra=$2 rb=$3 cand=$4 gen=$5 seeds seed
 	shift 5
-	seeds=$(sed -n 's/^seed \([0-9]*\) differs:$/\1/p' "$cmp")
+	seeds=$(differing "$cmp")
 	[ -n "$seeds" ] || return 1
 	for seed in $seeds; do
 		timeout -k 5 $((300 * SLOW)) python3 "$COMPARE" recheck --quiet "$QUIET" \
@@ -171,8 +174,7 @@ agree() {
 	fi
 	fail "$cand agrees with $ref" "$(tail -n 1 "$cmp")"
 	grep -v ': known (' "$cmp" | head -n 60 || true
-	for seed in $(sed -n 's/^seed \([0-9]*\) differs:$/\1/p' "$cmp" |
-			head -n "$MINIMIZE"); do
+	for seed in $(differing "$cmp" | head -n "$MINIMIZE"); do
 		timeout -k 5 $((600 * SLOW)) python3 "$COMPARE" minimize --quiet "$QUIET" \
 			${gen:+"--gen-opt=$gen"} "$VDIFF" "$seed" "$ra" "$rb" "$a" "$b" || true
 	done
