@@ -13,7 +13,7 @@
 /* Time PSN @psn, sent at @sent_ms and acknowledged at @acked_ms. */
 static void rto_time(struct rxc_rto *r, u32 psn, u64 sent_ms, u64 acked_ms)
 {
-	rxc_rto_sent(r, psn, sent_ms * MS);
+	rxc_rto_sent(r, psn, sent_ms * MS, sent_ms);
 	rxc_rto_acked(r, psn + 1, acked_ms * MS);
 }
 
@@ -22,7 +22,7 @@ static void no_probe_before_the_first_sample(struct kunit *test)
 	struct rxc_rto r = {};
 
 	KUNIT_EXPECT_EQ(test, rxc_rto_probe_us(&r), 0U);
-	rxc_rto_sent(&r, 100, 0);
+	rxc_rto_sent(&r, 100, 0, 0);
 	KUNIT_EXPECT_EQ(test, rxc_rto_probe_us(&r), 0U);
 }
 
@@ -52,8 +52,8 @@ static void one_psn_is_timed_at_a_time(struct kunit *test)
 {
 	struct rxc_rto r = {};
 
-	rxc_rto_sent(&r, 100, 0);
-	rxc_rto_sent(&r, 101, 5 * MS);		/* not timed */
+	rxc_rto_sent(&r, 100, 0, 0);
+	rxc_rto_sent(&r, 101, 5 * MS, 0);		/* not timed */
 	rxc_rto_acked(&r, 100, 6 * MS);		/* 100 not yet acknowledged */
 	KUNIT_EXPECT_EQ(test, r.srtt_us, 0U);
 	rxc_rto_acked(&r, 102, 20 * MS);
@@ -64,7 +64,7 @@ static void a_resend_is_never_a_sample(struct kunit *test)
 {
 	struct rxc_rto r = {};
 
-	rxc_rto_sent(&r, 100, 0);
+	rxc_rto_sent(&r, 100, 0, 0);
 	rxc_rto_rewound(&r);
 	rxc_rto_acked(&r, 101, 70 * MS);
 	KUNIT_EXPECT_EQ(test, r.srtt_us, 0U);
@@ -96,7 +96,7 @@ static void samples_wrap_with_the_psn(struct kunit *test)
 {
 	struct rxc_rto r = {};
 
-	rxc_rto_sent(&r, 0xffffff, 0);
+	rxc_rto_sent(&r, 0xffffff, 0, 0);
 	rxc_rto_acked(&r, 0xffffff, 1 * MS);
 	KUNIT_EXPECT_EQ(test, r.srtt_us, 0U);
 	rxc_rto_acked(&r, 0x000000, 3 * MS);
@@ -146,9 +146,9 @@ static void the_clock_matters_only_at_a_samples_start_or_end(struct kunit *test)
 
 	KUNIT_EXPECT_TRUE(test, rxc_rto_idle(&r));
 	KUNIT_EXPECT_FALSE(test, rxc_rto_sample_done(&r, 101));
-	rxc_rto_sent(&r, 100, 1 * MS);
+	rxc_rto_sent(&r, 100, 1 * MS, 0);
 	KUNIT_EXPECT_FALSE(test, rxc_rto_idle(&r));
-	rxc_rto_sent(&r, 101, U64_MAX);
+	rxc_rto_sent(&r, 101, U64_MAX, 0);
 	KUNIT_EXPECT_FALSE(test, rxc_rto_sample_done(&r, 100));
 	rxc_rto_acked(&r, 100, U64_MAX);
 	KUNIT_EXPECT_EQ(test, r.srtt_us, 0U);
@@ -177,6 +177,53 @@ static void a_clock_that_ran_backwards_gives_no_sample(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, r.srtt_us, 2000U);
 }
 
+/*
+ * A send starts a sample only while no PSN is timed and, once there is
+ * an estimate, in another jiffy than the latest sample started: a
+ * ping-pong reads its clock a few hundred times a second, not twice per
+ * message.  Until the first estimate, every idle send is timed.
+ */
+static void at_most_one_sample_starts_per_jiffy(struct kunit *test)
+{
+	static const struct {
+		bool estimated, sampling;
+		unsigned long started_j, now_j;
+		bool want;
+	} cases[] = {
+		{ false, false, 7, 7, true },
+		{ false, true, 7, 8, false },
+		{ true, false, 7, 7, false },
+		{ true, false, 7, 8, true },
+		{ true, false, ULONG_MAX, 0, true },	/* jiffies wrapped */
+		{ true, true, 7, 8, false },
+	};
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		struct rxc_rto r = {};
+
+		if (cases[i].estimated)
+			rto_time(&r, 1, 0, 1);
+		r.sample_j = cases[i].started_j;
+		r.sampling = cases[i].sampling;
+		KUNIT_EXPECT_EQ_MSG(test,
+				    rxc_rto_wants_sample(&r, cases[i].now_j),
+				    cases[i].want, "case %d", i);
+	}
+}
+
+/* rxc_rto_sent() notes the jiffy, which the next sample must leave. */
+static void a_sample_notes_its_jiffy(struct kunit *test)
+{
+	struct rxc_rto r = {};
+
+	rto_time(&r, 1, 0, 1);
+	rxc_rto_sent(&r, 2, 5 * MS, 42);
+	rxc_rto_acked(&r, 3, 6 * MS);
+	KUNIT_EXPECT_FALSE(test, rxc_rto_wants_sample(&r, 42));
+	KUNIT_EXPECT_TRUE(test, rxc_rto_wants_sample(&r, 43));
+}
+
 static struct kunit_case rxc_rto_cases[] = {
 	KUNIT_CASE(no_probe_before_the_first_sample),
 	KUNIT_CASE(samples_follow_rfc_6298),
@@ -187,6 +234,8 @@ static struct kunit_case rxc_rto_cases[] = {
 	KUNIT_CASE(a_late_first_probe_waits_anew),
 	KUNIT_CASE(the_clock_matters_only_at_a_samples_start_or_end),
 	KUNIT_CASE(a_clock_that_ran_backwards_gives_no_sample),
+	KUNIT_CASE(at_most_one_sample_starts_per_jiffy),
+	KUNIT_CASE(a_sample_notes_its_jiffy),
 	{}
 };
 

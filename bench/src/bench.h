@@ -25,6 +25,7 @@ enum bench_test {
 	T_LAT,				/* RC send/recv round trip */
 	T_LAT_WRITE,			/* RC RDMA write round trip */
 	T_LAT_READ,			/* RC RDMA read round trip */
+	T_LAT_PUT,			/* the same, its writes unsignaled */
 	T_UD,				/* UD send rate */
 	T_MEMCPY,			/* memory bandwidth, no device */
 	T_CNTR_UNSIG,			/* unsignaled writes, counter-tracked */

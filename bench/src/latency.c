@@ -10,7 +10,10 @@
  *              round trip holds no completion and no receive
  *              (ib_write_lat);
  *   lat_read   RDMA read: A reads from B's buffer and waits for the
- *              read's completion; B's CPU takes no part (ib_read_lat).
+ *              read's completion; B's CPU takes no part (ib_read_lat);
+ *   lat_put    lat_write with unsignaled writes, as UCX's put_lat posts
+ *              them: no completion at all, so nothing tells the driver
+ *              that each write is waited for.
  *
  * A times count round trips.  Both sides poll without sleeping.  In
  * loopback mode one thread plays both sides in turn, so the time is the
@@ -105,13 +108,29 @@ static void write_arm(struct bench_side *s, const struct bench_opts *o)
 	s->unreaped = 0;
 }
 
-static void write_ping(struct bench_side *s, const struct bench_opts *o,
-		       uint32_t i)
+static void write_post(struct bench_side *s, const struct bench_opts *o,
+		       uint32_t i, int flags)
 {
 	s->buf[write_outbox(o) + o->size - 1] = lat_tag(i);
 	posted(post_send_at(s, 0, IBV_WR_RDMA_WRITE, write_outbox(o), 0,
-			    o->size, IBV_SEND_SIGNALED));
+			    o->size, flags));
+}
+
+static void write_ping(struct bench_side *s, const struct bench_opts *o,
+		       uint32_t i)
+{
+	write_post(s, o, i, IBV_SEND_SIGNALED);
 	s->unreaped++;
+}
+
+/*
+ * Unsignaled: the send queue frees its slot when the ACK retires the
+ * write, with no completion to reap.
+ */
+static void put_ping(struct bench_side *s, const struct bench_opts *o,
+		     uint32_t i)
+{
+	write_post(s, o, i, 0);
 }
 
 /* The completions of this side's writes, as many as are there. */
@@ -182,6 +201,7 @@ static const struct lat_kind lat_kinds[T_NUM] = {
 	[T_LAT] = { send_arm, send_ping, send_await, true },
 	[T_LAT_WRITE] = { write_arm, write_ping, write_await, true },
 	[T_LAT_READ] = { no_arm, read_ping, read_await, false },
+	[T_LAT_PUT] = { write_arm, put_ping, write_await, true },
 };
 
 bool test_is_latency(enum bench_test t)

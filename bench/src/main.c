@@ -8,8 +8,8 @@
  *             [-n COUNT] [-w WINDOW] [-p PORT] [-S | -C HOST]
  *
  * TEST: write, read, send (RC rate and bandwidth), lat, lat_write,
- * lat_read (RC round trips of send/recv, RDMA write and RDMA read,
- * latency.c), ud (UD send rate), memcpy (memory bandwidth, no device),
+ * lat_read, lat_put (RC round trips of send/recv, RDMA write, RDMA read
+ * and unsignaled RDMA write, latency.c), ud (UD send rate), memcpy (memory bandwidth, no device),
  * cntr_unsig, cntr_sig, cntr_base, wake_wait, wake_notify, wake_cq
  * (counters.c),
  * idle_qps (the kernel memory COUNT idle RC QPs take, from /proc/meminfo).
@@ -31,7 +31,8 @@
 const char *const bench_test_names[T_NUM] = {
 	[T_WRITE] = "write", [T_READ] = "read", [T_SEND] = "send",
 	[T_LAT] = "lat", [T_LAT_WRITE] = "lat_write",
-	[T_LAT_READ] = "lat_read", [T_UD] = "ud", [T_MEMCPY] = "memcpy",
+	[T_LAT_READ] = "lat_read", [T_LAT_PUT] = "lat_put", [T_UD] = "ud",
+	[T_MEMCPY] = "memcpy",
 	[T_CNTR_UNSIG] = "cntr_unsig", [T_CNTR_SIG] = "cntr_sig",
 	[T_CNTR_BASE] = "cntr_base",
 	[T_WAKE_WAIT] = "wake_wait", [T_WAKE_NOTIFY] = "wake_notify",
@@ -223,8 +224,8 @@ static void parse(int argc, char **argv, struct bench_opts *o)
 		o->nqps = 1;
 	if (!o->count || !o->window || !o->nqps || o->nqps > BENCH_MAX_QPS ||
 	    o->size > (1u << 20) || (o->test == T_UD && o->size > 1024) ||
-	    (o->test == T_LAT_WRITE && !o->size))
-		bench_die("need COUNT, WINDOW > 0, 1 <= QPS <= %d, SIZE <= 1 MiB (UD: 1 KiB, lat_write: >= 1)",
+	    ((o->test == T_LAT_WRITE || o->test == T_LAT_PUT) && !o->size))
+		bench_die("need COUNT, WINDOW > 0, 1 <= QPS <= %d, SIZE <= 1 MiB (UD: 1 KiB, lat_write, lat_put: >= 1)",
 			  BENCH_MAX_QPS);
 	if (o->events && ((!o->host && !o->server) ||
 			  dispatches_to_counters(o->test) ||

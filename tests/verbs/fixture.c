@@ -356,16 +356,21 @@ int qp_to_state(struct ibv_qp *qp, enum ibv_qp_state state)
 	return ibv_modify_qp(qp, &attr, IBV_QP_STATE);
 }
 
-int qp_connect_self(struct test_env *env, struct ibv_qp *qp)
+int qp_connect_to(struct test_env *env, struct ibv_qp *qp, uint32_t dest_qpn)
 {
 	int rc;
 
 	rc = qp_to_init(qp);
 	if (!rc)
-		rc = qp_to_rtr(env, qp, qp->qp_num);
+		rc = qp_to_rtr(env, qp, dest_qpn);
 	if (!rc)
 		rc = qp_to_rts(qp);
 	return rc;
+}
+
+int qp_connect_self(struct test_env *env, struct ibv_qp *qp)
+{
+	return qp_connect_to(env, qp, qp->qp_num);
 }
 
 int query_qp_state(struct ibv_qp *qp)

@@ -124,6 +124,9 @@ int qp_to_rtr(struct test_env *env, struct ibv_qp *qp, uint32_t dest_qpn);
 int qp_to_rts(struct ibv_qp *qp);
 int qp_to_state(struct ibv_qp *qp, enum ibv_qp_state state);
 
+/* RESET to RTS, connected (RC, UC) to QP @dest_qpn on the test GID. */
+int qp_connect_to(struct test_env *env, struct ibv_qp *qp, uint32_t dest_qpn);
+
 /* RESET to RTS, connected (RC, UC) to itself. */
 int qp_connect_self(struct test_env *env, struct ibv_qp *qp);
 

@@ -8,8 +8,8 @@
  *
  * Streaming or not, every work request must land, in order, and complete
  * or count exactly once; and the latency workloads (one QP, or two in
- * turn, or unsignaled posts far apart) must stay inline.  rxc only, with
- * the data path.
+ * turn, or unsignaled posts far apart, or an unsignaled ping-pong) must
+ * stay inline.  rxc only, with the data path.
  */
 #include <sched.h>
 #include <stdio.h>
@@ -30,8 +30,15 @@
 /* Where the kernel keeps every unbound workqueue, rxc_stream among them. */
 #define WQ_CPUMASK	"/sys/devices/virtual/workqueue/cpumask"
 
+/* How streams_make() connects its QPs. */
+enum link {
+	EACH_TO_ITSELF,
+	FIRST_TWO_PAIRED,	/* the first two to each other, the rest to itself */
+};
+
 struct streams {
 	struct loop l[MAX_QPS];
+	unsigned int peer[MAX_QPS];	/* the QP each one writes to */
 	unsigned int nqps;
 	struct cntr cntr;	/* RDMA_WRITE on l[0], when @counted */
 	bool counted;
@@ -47,18 +54,20 @@ static void streams_free(struct test_env *env, struct streams *s)
 }
 
 /*
- * @nqps RC QPs each connected to itself; the first with an RDMA_WRITE
+ * @nqps RC QPs connected as @link says; the first with an RDMA_WRITE
  * counter attached when @counted.  Starts after a pause, so that no
  * earlier doorbell makes these stream.
  */
 static bool streams_make(struct test_env *env, struct streams *s,
-			 unsigned int nqps, bool counted)
+			 unsigned int nqps, bool counted, enum link link)
 {
 	struct loop *l;
+	unsigned int q;
 
 	memset(s, 0, sizeof(*s));
 	for (; s->nqps < nqps; s->nqps++) {
 		l = &s->l[s->nqps];
+		s->peer[s->nqps] = s->nqps;
 		if (!loop_create(env, l, IBV_QPT_RC, ALL_ACCESS))
 			goto err;
 		if (counted && !s->counted) {
@@ -71,9 +80,15 @@ static bool streams_make(struct test_env *env, struct streams *s,
 				IB_UVERBS_QP_ATTACH_COMP_CNTR_OP_RDMA_WRITE)))
 				goto err_loop;
 		}
-		if (!CHECK_OK(qp_connect_self(env, l->qp)))
-			goto err_loop;
 	}
+	if (link == FIRST_TWO_PAIRED && nqps >= 2) {
+		s->peer[0] = 1;
+		s->peer[1] = 0;
+	}
+	for (q = 0; q < nqps; q++)
+		if (!CHECK_OK(qp_connect_to(env, s->l[q].qp,
+					    s->l[s->peer[q]].qp->qp_num)))
+			goto err;
 	sleep_ms(PAUSE_MS);
 	s->streamed = port_counter(env, "doorbells_streamed");
 	return CHECK(s->streamed >= 0, "no doorbells_streamed counter");
@@ -91,35 +106,36 @@ static long long streamed(struct test_env *env, const struct streams *s)
 }
 
 /*
- * Write @v from and to slot @v % SLOTS of QP @q, signaled or not.  The
- * send queue's depth is far below SLOTS: a slot's previous write has
- * completed by the time it is written again.
+ * Write @v from slot @v % SLOTS of QP @q to that slot of its peer's,
+ * signaled or not.  The send queue's depth is far below SLOTS: a slot's
+ * previous write has completed by the time it is written again.
  */
 static int post_slot(struct streams *s, unsigned int q, uint32_t v, bool sig)
 {
-	struct loop *l = &s->l[q];
-	uint64_t *src = (uint64_t *)l->src, *dst = (uint64_t *)l->dst;
+	struct loop *l = &s->l[q], *to = &s->l[s->peer[q]];
+	uint64_t *src = (uint64_t *)l->src, *dst = (uint64_t *)to->dst;
 	uint32_t slot = v % SLOTS;
 	struct ibv_sge sge = { (uintptr_t)&src[slot], 8, l->mr->lkey };
 	struct ibv_send_wr wr = {
 		.wr_id = v, .opcode = IBV_WR_RDMA_WRITE, .sg_list = &sge,
 		.num_sge = 1, .send_flags = sig ? IBV_SEND_SIGNALED : 0,
-		.wr.rdma = { (uintptr_t)&dst[slot], l->mr->rkey },
+		.wr.rdma = { (uintptr_t)&dst[slot], to->mr->rkey },
 	}, *bad;
 
 	src[slot] = v;
 	return ibv_post_send(l->qp, &wr, &bad);
 }
 
-/* Each slot of QP @q holds the last of @n writes to it. */
+/* Each slot of QP @q's peer holds the last of @q's @n writes to it. */
 static void check_slots(const struct streams *s, unsigned int q, uint32_t n)
 {
-	const uint64_t *dst = (const uint64_t *)s->l[q].dst;
+	const uint64_t *dst = (const uint64_t *)s->l[s->peer[q]].dst;
 	uint32_t i, last;
 
 	for (i = 0; i < SLOTS && i < n; i++) {
 		last = i + (n - 1 - i) / SLOTS * SLOTS;
-		if (!CHECK(dst[i] == last, "QP %u slot %u: %llu, expected %u",
+		if (!CHECK(dst[i] == last,
+			   "QP %u's peer slot %u: %llu, expected %u",
 			   q, i, (unsigned long long)dst[i], last))
 			return;
 	}
@@ -181,20 +197,36 @@ static bool write_unsignaled(struct test_env *env, struct streams *s)
 	return CHECK_EQ(ibv_poll_cq(s->l[0].scq, 1, &wc), 0);
 }
 
-/* Unsignaled writes posted back to back stream, given a CPU to go to. */
+/*
+ * Unsignaled writes posted back to back stream, given a CPU to go to:
+ * to the QP itself, whose own requests reach its responder and are no
+ * peer's turn, and one way to another QP, which answers with ACKs only.
+ */
 static void unsignaled_writes_back_to_back_stream(struct test_env *env)
 {
+	static const struct {
+		const char *to;
+		unsigned int nqps;
+		enum link link;
+	} cases[] = {
+		{ "itself", 1, EACH_TO_ITSELF },
+		{ "another QP", 2, FIRST_TWO_PAIRED },
+	};
 	struct streams s;
+	unsigned int i;
 
-	if (!streams_make(env, &s, 1, true))
+	if (one_cpu_online()) {
+		tap_skip("one CPU online: streams_with_one_cpu_online_run_inline");
 		return;
-	if (write_unsignaled(env, &s)) {
-		if (one_cpu_online())
-			tap_skip("one CPU online: streams_with_one_cpu_online_run_inline");
-		else
-			CHECK(streamed(env, &s) > 0, "no doorbell streamed");
 	}
-	streams_free(env, &s);
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		if (!streams_make(env, &s, cases[i].nqps, true, cases[i].link))
+			return;
+		if (write_unsignaled(env, &s))
+			CHECK(streamed(env, &s) > 0, "to %s: no doorbell streamed",
+			      cases[i].to);
+		streams_free(env, &s);
+	}
 }
 
 /*
@@ -239,7 +271,7 @@ static void four_qps_driven_in_turn_stream(struct test_env *env)
 	struct streams s;
 	uint32_t fast;
 
-	if (!streams_make(env, &s, 4, false))
+	if (!streams_make(env, &s, 4, false, EACH_TO_ITSELF))
 		return;
 	fast = drive_in_turn(&s, 4, SLOTS / BURST);
 	if (one_cpu_online())
@@ -257,6 +289,63 @@ static void four_qps_driven_in_turn_stream(struct test_env *env)
  * The latency workloads run inline: signaled writes on one QP, two QPs
  * in turn (a ping-pong), and unsignaled writes posted a pause apart.
  */
+#define PINGS		200
+
+/*
+ * Write @v from QP @q to its peer, unsignaled, and wait until it lands
+ * there, as a ping-pong does.  A full send queue waits for the ACKs to
+ * free a slot.
+ */
+static bool ping(struct streams *s, unsigned int q, uint32_t v)
+{
+	const volatile uint64_t *dst =
+		(const volatile uint64_t *)s->l[s->peer[q]].dst;
+	uint64_t deadline = now_us() + TEST_TIMEOUT_MS * 1000ULL;
+	int err;
+
+	while ((err = post_slot(s, q, v, false)) == ENOMEM &&
+	       now_us() < deadline)
+		sched_yield();
+	if (!CHECK_OK(err))
+		return false;
+	while (dst[v % SLOTS] != v)
+		if (!CHECK(now_us() < deadline,
+			   "QP %u's write %u never landed", q, v))
+			return false;
+	return true;
+}
+
+/*
+ * An unsignaled ping-pong between two QPs (UCX's put_lat): each write
+ * follows the peer's, so no doorbell streams, however far under the
+ * stream gap the round trip is.  Only round trips within the gap could
+ * stream at all.
+ */
+static void unsignaled_ping_pong_runs_inline(struct test_env *env)
+{
+	uint32_t v, fast = 0;
+	struct streams s;
+	uint64_t t;
+
+	if (!streams_make(env, &s, 2, false, FIRST_TWO_PAIRED))
+		return;
+	for (v = 1; v <= PINGS; v++) {
+		t = now_us();
+		if (!ping(&s, 0, v) || !ping(&s, 1, v))
+			break;
+		fast += now_us() - t < STREAM_GAP_US;
+	}
+	printf("# %u of %u round trips within %u us\n", fast, PINGS,
+	       STREAM_GAP_US);
+	if (fast)
+		CHECK(streamed(env, &s) == 0,
+		      "%lld of %u doorbells streamed", streamed(env, &s),
+		      2 * PINGS);
+	else
+		tap_skip("no round trip within %u us", STREAM_GAP_US);
+	streams_free(env, &s);
+}
+
 static void one_or_two_qps_and_spaced_unsignaled_writes_run_inline(
 	struct test_env *env)
 {
@@ -265,7 +354,7 @@ static void one_or_two_qps_and_spaced_unsignaled_writes_run_inline(
 	uint64_t base;
 	uint32_t i;
 
-	if (!streams_make(env, &s, 2, true))
+	if (!streams_make(env, &s, 2, true, EACH_TO_ITSELF))
 		return;
 	drive_in_turn(&s, 1, SLOTS / BURST);
 	CHECK(streamed(env, &s) == 0, "one QP: %lld doorbells streamed",
@@ -367,7 +456,7 @@ static void streams_without_a_free_cpu_run_inline(struct test_env *env)
 		tap_skip("cannot confine the test and %s to CPU 0", WQ_CPUMASK);
 		return;
 	}
-	if (!streams_make(env, &s, MAX_QPS, false))
+	if (!streams_make(env, &s, MAX_QPS, false, EACH_TO_ITSELF))
 		goto out;
 	fast = drive_in_turn(&s, MAX_QPS, SLOTS / BURST);
 	n = streamed(env, &s);
@@ -470,14 +559,14 @@ static void streams_with_one_cpu_online_run_inline(struct test_env *env)
 		tap_skip("cannot take every CPU but CPU 0 offline");
 		return;
 	}
-	if (streams_make(env, &s, 1, true)) {
+	if (streams_make(env, &s, 1, true, EACH_TO_ITSELF)) {
 		if (write_unsignaled(env, &s))
 			CHECK(streamed(env, &s) == 0,
 			      "unsignaled: %lld doorbells streamed",
 			      streamed(env, &s));
 		streams_free(env, &s);
 	}
-	if (streams_make(env, &s, MAX_QPS, false)) {
+	if (streams_make(env, &s, MAX_QPS, false, EACH_TO_ITSELF)) {
 		drive_in_turn(&s, MAX_QPS, SLOTS / BURST);
 		CHECK(streamed(env, &s) == 0,
 		      "four QPs: %lld doorbells streamed", streamed(env, &s));
@@ -491,6 +580,7 @@ static const struct test_case tests[] = {
 	TEST_CASE(unsignaled_writes_back_to_back_stream),
 	TEST_CASE(four_qps_driven_in_turn_stream),
 	TEST_CASE(one_or_two_qps_and_spaced_unsignaled_writes_run_inline),
+	TEST_CASE(unsignaled_ping_pong_runs_inline),
 	TEST_CASE(streams_without_a_free_cpu_run_inline),
 	TEST_CASE(streams_with_one_cpu_online_run_inline),
 };

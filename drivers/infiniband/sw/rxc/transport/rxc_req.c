@@ -288,6 +288,22 @@ static unsigned long rxc_req_wait_end(struct rxc_qp *qp)
 }
 
 /*
+ * The wait's next deadline is @at: the timer fires then or earlier, and
+ * rxc_req_timeout() acts only once @at has passed.  An earlier expiry
+ * already set is left as it is, and the run it wakes sets the timer again
+ * for the deadline.  So a ping-pong, which starts and ends a wait with
+ * every message, leaves the timer's base and its lock alone: an armed
+ * timer with an earlier expiry costs timer_reduce() a comparison, where
+ * mod_timer() and timer_delete() took that lock twice per message.
+ */
+static void rxc_req_timer_at(struct rxc_qp *qp, unsigned long at)
+{
+	qp->req.timer_armed = true;
+	qp->req.timer_due = at;
+	timer_reduce(&qp->req.retrans_timer, at);
+}
+
+/*
  * The timer fires for the next probe, the first one no later than the
  * local ACK timeout; without a round-trip estimate, at that timeout.
  */
@@ -297,22 +313,26 @@ static void rxc_req_set_timer(struct rxc_qp *qp)
 	u32 us = rxc_rto_probe_us(&qp->req.rto);
 
 	if (!us) {
-		mod_timer(&qp->req.retrans_timer, end);
+		rxc_req_timer_at(qp, end);
 		return;
 	}
 	at = jiffies + usecs_to_jiffies(us);
 	if (!qp->req.rto.probes && time_after(at, end))
 		at = end;
-	mod_timer(&qp->req.retrans_timer, at);
+	rxc_req_timer_at(qp, at);
 }
 
-/* Start a wait for progress; a timeout of 0 means never (IBA). */
+/*
+ * Start a wait for progress; a timeout of 0 means never (IBA).  With
+ * nothing unacknowledged there is none: a timer still armed then finds
+ * nothing to do when it fires.
+ */
 void rxc_req_arm_timer(struct rxc_qp *qp)
 {
 	if (qp->ibqp.qp_type != IB_QPT_RC || !qp->attr.timeout)
 		return;
 	if (qp->req.una == qp->req.psn) {
-		timer_delete(&qp->req.retrans_timer);
+		qp->req.timer_armed = false;
 		return;
 	}
 	qp->req.wait_start = jiffies;
@@ -333,6 +353,7 @@ void rxc_req_start(struct rxc_qp *qp)
 	req->pace = (struct rxc_pace){};
 	req->retry_left = qp->attr.retry_cnt;
 	req->rnr_left = qp->attr.rnr_retry;
+	req->timer_armed = false;
 	req->cur = qp->sq.q.cons;
 	req->tail = qp->sq.q.cons;
 }
@@ -433,6 +454,15 @@ static bool rxc_req_ackreq(const struct rxc_req *req)
 	return rxc_psn_diff(req->psn, req->ackreq_psn) >= every;
 }
 
+/* @psn, which asks for an ACK, goes out for the first time: time it? */
+static void rxc_req_time_psn(struct rxc_req *req, u32 psn)
+{
+	unsigned long now_j = jiffies;
+
+	if (rxc_rto_wants_sample(&req->rto, now_j))
+		rxc_rto_sent(&req->rto, psn, ktime_get_ns(), now_j);
+}
+
 /*
  * A packet's place in the send queue: its WQE's ring index, the WQE's
  * bytes before it, and its PSN.  The cursor is one (@cur, @cur_off and
@@ -506,8 +536,8 @@ static bool rxc_req_send_pkt(struct rxc_qp *qp, struct rxc_swqe *w,
 	 */
 	if (rxc_psn_diff(at->psn, req->max_psn) < 0)
 		rxc_stat_inc(rxc, RXC_STAT_RETRANSMITS);
-	else if (ackreq && rxc_rto_idle(&req->rto))
-		rxc_rto_sent(&req->rto, at->psn, ktime_get_ns());
+	else if (ackreq)
+		rxc_req_time_psn(req, at->psn);
 	rxc_qp_send_pkt(qp, rxc_swqe_av(qp, w), skb, batch);
 	return true;
 }
@@ -762,7 +792,7 @@ int rxc_req_run(struct rxc_qp *qp, int budget)
 	rxc_pkt_flush(to_rdev(qp->ibqp.device), &batch);
 	if (n && !test_bit(RXC_TASK_TURN, &qp->task_flags))
 		set_bit(RXC_TASK_TURN, &qp->task_flags);
-	if (n && !timer_pending(&req->retrans_timer))
+	if (n && !req->timer_armed)
 		rxc_req_arm_timer(qp);
 	return n;
 }
@@ -908,18 +938,25 @@ void rxc_req_timeout(struct rxc_qp *qp)
 	struct rxc_dev *rxc = to_rdev(qp->ibqp.device);
 	struct rxc_req *req = &qp->req;
 
-	if (req->una == req->psn || req->rnr_wait)
+	/* Nothing in flight, or an RNR wait: a send starts a wait anew. */
+	if (req->una == req->psn || req->rnr_wait) {
+		req->timer_armed = false;
+		return;
+	}
+	if (!req->timer_armed)
 		return;
 	/*
-	 * The timer fired while responses waited for this run, and the run
-	 * took them first: they set it again, to a later expiry (only runs
-	 * set it, and firing leaves the expiry as it was).  Only a full
-	 * timeout without progress is a loss; on a busy CPU, resending here
-	 * would make the peer answer every read again while it still
+	 * The timer fired before the deadline: it was armed for an earlier
+	 * one (rxc_req_timer_at()), or responses waited for this run and
+	 * the run took them first, which moved the deadline on.  Only a
+	 * full wait without progress is a loss; on a busy CPU, resending
+	 * here would make the peer answer every read again while it still
 	 * answers the first.
 	 */
-	if (time_before(jiffies, req->retrans_timer.expires))
+	if (time_before(jiffies, req->timer_due)) {
+		mod_timer(&req->retrans_timer, req->timer_due);
 		return;
+	}
 	switch (rxc_rto_fired(&req->rto,
 			      !time_before(jiffies, rxc_req_wait_end(qp)))) {
 	case RXC_RTO_LATE_PROBE:
@@ -970,7 +1007,7 @@ void rxc_req_rnr(struct rxc_qp *qp, u32 psn, u8 timer)
 	}
 	rxc_req_rewind(qp, psn);
 	req->rnr_wait = true;
-	timer_delete(&req->retrans_timer);
+	req->timer_armed = false;
 	mod_timer(&req->rnr_timer,
 		  jiffies + usecs_to_jiffies(rxc_rnr_usecs[timer & 31]));
 }

@@ -46,7 +46,7 @@ int rxc_fill_res_qp_entry(struct sk_buff *msg, struct ib_qp *ibqp)
 		{ "rd_bytes", READ_ONCE(req->rd_bytes) },
 		{ "rnr_wait", READ_ONCE(req->rnr_wait) },
 		{ "pace_wait", READ_ONCE(req->pace.waiting) },
-		{ "retrans_armed", timer_pending(&req->retrans_timer) },
+		{ "retrans_armed", READ_ONCE(req->timer_armed) },
 		{ "pace_armed", hrtimer_active(&req->pace_timer) },
 		{ "task_flags", READ_ONCE(qp->task_flags) },
 		{ "task_owned", READ_ONCE(qp->task_owned) },

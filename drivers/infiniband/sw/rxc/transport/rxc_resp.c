@@ -963,10 +963,13 @@ void rxc_resp_recv(struct rxc_qp *qp, struct sk_buff *skb)
 		kfree_skb(skb);
 		return;
 	}
-	if (qp->ibqp.qp_type == IB_QPT_UD || qp->ibqp.qp_type == IB_QPT_GSI)
+	if (qp->ibqp.qp_type == IB_QPT_UD || qp->ibqp.qp_type == IB_QPT_GSI) {
 		rxc_resp_ud(qp, skb);
-	else
+	} else {
+		/* Before the data lands, which the peer's poller may wait for. */
+		rxc_qp_peer_sent(qp);
 		rxc_resp_connected(qp, pkt);
+	}
 	consume_skb(skb);
 }
 
@@ -1012,13 +1015,17 @@ int rxc_resp_send_reads(struct rxc_qp *qp, int budget)
 {
 	struct rxc_read *rd = &qp->resp.rd;
 	struct rxc_pkt_batch batch = {};
-	u32 mtu = rxc_qp_mtu(qp), n;
 	struct sk_buff *skb;
 	int sent = 0;
 	u8 *payload;
+	u32 mtu, n;
 	u8 opcode;
 	bool last;
 
+	/* Every pass of the responder asks; almost none answers a read. */
+	if (!rd->active)
+		return 0;
+	mtu = rxc_qp_mtu(qp);
 	while (rd->active && sent < budget) {
 		n = min(rd->resid, mtu);
 		last = n == rd->resid;

@@ -32,15 +32,19 @@
  * rxc_rto_sent - @psn goes out for the first time at @now_ns
  * @r: the estimate
  * @psn: its PSN
- * @now_ns: ktime_get_ns(); read only if rxc_rto_idle()
+ * @now_ns: ktime_get_ns(); read only if rxc_rto_wants_sample()
+ * @now_j: jiffies
+ *
+ * Times @psn if no PSN is being timed.
  */
-void rxc_rto_sent(struct rxc_rto *r, u32 psn, u64 now_ns)
+void rxc_rto_sent(struct rxc_rto *r, u32 psn, u64 now_ns, unsigned long now_j)
 {
 	if (!rxc_rto_idle(r))
 		return;
 	r->sampling = true;
 	r->sample_psn = psn;
 	r->sample_ns = now_ns;
+	r->sample_j = now_j;
 }
 EXPORT_SYMBOL_IF_KUNIT(rxc_rto_sent);
 

@@ -310,16 +310,28 @@ static bool rxc_qp_drain(struct rxc_qp *qp)
 }
 
 /*
+ * Take flag @bit of the task: true if it was set, and clear it.  Looked
+ * at first: most passes find every flag clear, and a locked
+ * read-modify-write each time costs more than the look.  A flag set just
+ * after the look is not missed: whoever sets one asks for another pass.
+ */
+static bool rxc_task_take_flag(struct rxc_qp *qp, int bit)
+{
+	return test_bit(bit, &qp->task_flags) &&
+	       test_and_clear_bit(bit, &qp->task_flags);
+}
+
+/*
  * The completer after its packets: the timers' flags, then retiring.
  * True when finished WQEs are left to retire (rxc_comp_retire()).
  */
 static bool rxc_task_comp_end(struct rxc_qp *qp)
 {
-	if (test_and_clear_bit(RXC_TASK_TIMEOUT, &qp->task_flags))
+	if (rxc_task_take_flag(qp, RXC_TASK_TIMEOUT))
 		rxc_req_timeout(qp);
-	if (test_and_clear_bit(RXC_TASK_RNR_DONE, &qp->task_flags))
+	if (rxc_task_take_flag(qp, RXC_TASK_RNR_DONE))
 		rxc_req_rnr_done(qp);
-	if (test_and_clear_bit(RXC_TASK_PACE_DONE, &qp->task_flags))
+	if (rxc_task_take_flag(qp, RXC_TASK_PACE_DONE))
 		rxc_req_pace_done(qp);
 	return rxc_comp_retire(qp);
 }
@@ -558,6 +570,27 @@ static bool rxc_qp_newest_unsignaled(struct rxc_qp *qp)
 }
 
 /*
+ * Is the doorbell one of a batch: for an unsignaled WQE, within
+ * RXC_STREAM_GAP_NS of the end of the QP's previous doorbell, and with
+ * no request from the peer since then?  A doorbell that follows the
+ * peer's request is the next turn of a ping-pong (UCX's put_lat, a
+ * perftest-like write round trip): its poster waited for that request,
+ * and handing the run to a kworker would add a hop to every round trip,
+ * however short, where no batch forms.  The flag is taken at every
+ * doorbell, so it says what arrived since the last one.  A QP that
+ * streams both ways runs inline only its doorbells that follow a
+ * request; the ones posted back to back in between still stream.
+ */
+static bool rxc_qp_posts_batch(struct rxc_qp *qp, u64 now)
+{
+	bool answers = rxc_task_take_flag(qp, RXC_TASK_PEER_SENT);
+
+	return !answers &&
+	       now - atomic64_read(&qp->req.doorbell_ns) < RXC_STREAM_GAP_NS &&
+	       rxc_qp_newest_unsignaled(qp);
+}
+
+/*
  * Is this CPU driving many QPs at once: has it, within RXC_STREAM_GAP_NS,
  * rung a QP that was neither of the two it rang last, both of them
  * recently, in a stream of doorbells?  Two QPs in turn are a ping-pong,
@@ -650,7 +683,8 @@ static void rxc_qp_stream_placed(struct rxc_qp *qp)
  * Process context, in the system call.  A doorbell streams when the CPU
  * drives many QPs at once (rxc_cpu_drives_many()), or when it is for an
  * unsignaled WQE and rings within RXC_STREAM_GAP_NS of the end of the
- * QP's previous doorbell: a batch, where nobody waits for each WQE's
+ * QP's previous doorbell, no request from the peer between them
+ * (rxc_qp_posts_batch()): a batch, where nobody waits for each WQE's
  * completion and a completion counter counts them as they go.  A
  * streaming doorbell returns at once and the QP's stream work item runs
  * the transport, on an idle CPU when there is one, each run taking what
@@ -678,11 +712,10 @@ static void rxc_qp_stream_placed(struct rxc_qp *qp)
 void rxc_qp_doorbell(struct rxc_qp *qp)
 {
 	u64 now = local_clock();
+	bool batch = rxc_qp_posts_batch(qp, now);
 	bool streams;
 
-	streams = rxc_cpu_drives_many(qp, now) ||
-		  (now - atomic64_read(&qp->req.doorbell_ns) <
-		   RXC_STREAM_GAP_NS && rxc_qp_newest_unsignaled(qp));
+	streams = rxc_cpu_drives_many(qp, now) || batch;
 	if (streams && rxc_cpu_streams_alone(now)) {
 		rxc_stat_inc(to_rdev(qp->ibqp.device),
 			     RXC_STAT_HELD_DOORBELLS);
@@ -766,6 +799,31 @@ void rxc_qp_task_resume(struct rxc_qp *qp)
 }
 
 /*
+ * Is the QP connected to itself?  Then the requests its responder takes
+ * are its own, and none is the peer's turn.  Two hosts' QPs may share a
+ * number, never a GID.
+ */
+static bool rxc_qp_self_connected(const struct rxc_qp *qp)
+{
+	return qp->attr.dest_qp_num == qp->ibqp.qp_num &&
+	       !memcmp(&qp->av.dgid, &qp->av.sgid, sizeof(qp->av.dgid));
+}
+
+/**
+ * rxc_qp_peer_sent - note a request from the peer, for the next doorbell
+ * @qp: the responder QP, connected
+ *
+ * In a run, or in the softirq that received the request.  The doorbell
+ * that follows runs inline (rxc_qp_posts_batch()).
+ */
+void rxc_qp_peer_sent(struct rxc_qp *qp)
+{
+	if (!test_bit(RXC_TASK_PEER_SENT, &qp->task_flags) &&
+	    !rxc_qp_self_connected(qp))
+		set_bit(RXC_TASK_PEER_SENT, &qp->task_flags);
+}
+
+/*
  * A request from the network: has this QP sent one of its own since the
  * peer's last?  Then the two take turns (a ping-pong, a request and its
  * reply) rather than one streaming to the other, and the peer waits for
@@ -773,8 +831,7 @@ void rxc_qp_task_resume(struct rxc_qp *qp)
  */
 static bool rxc_qp_takes_turns(struct rxc_qp *qp)
 {
-	return test_bit(RXC_TASK_TURN, &qp->task_flags) &&
-	       test_and_clear_bit(RXC_TASK_TURN, &qp->task_flags);
+	return rxc_task_take_flag(qp, RXC_TASK_TURN);
 }
 
 /*

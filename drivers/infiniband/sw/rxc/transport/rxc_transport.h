@@ -185,7 +185,10 @@ static_assert(sizeof(struct rxc_swqe) <= 128);
  * @retry_left: transport retries left before RETRY_EXC_ERR
  * @rnr_left: RNR retries left before RNR_RETRY_EXC_ERR
  * @rnr_wait: an RNR NAK stopped sending until @rnr_timer fires
- * @retrans_timer: fires when no ACK came in time
+ * @timer_armed: a wait for progress is on: the requester has PSNs
+ *		 unacknowledged (rxc_req_arm_timer())
+ * @timer_due: jiffies when that wait's probe or timeout is due
+ * @retrans_timer: wakes the task at @timer_due or earlier (rxc_req_timer_at())
  * @rnr_timer: ends an RNR wait
  * @pace_timer: ends a wait for the pace (@pace.waiting)
  * @doorbell_ns: local_clock() at the end of the last doorbell; doorbells,
@@ -213,6 +216,8 @@ struct rxc_req {
 	u8 retry_left;
 	u8 rnr_left;
 	bool rnr_wait;
+	bool timer_armed;
+	unsigned long timer_due;
 	struct timer_list retrans_timer;
 	struct timer_list rnr_timer;
 	struct hrtimer pace_timer;
@@ -319,6 +324,7 @@ enum rxc_task_flag {
 	RXC_TASK_PACE_DONE,	/* the pace timer fired */
 	RXC_TASK_STREAM,	/* its last doorbell streamed (rxc_qp_doorbell()) */
 	RXC_TASK_TURN,		/* it sent a request since the peer's last one */
+	RXC_TASK_PEER_SENT,	/* a request from the peer since the last doorbell */
 };
 
 /*
@@ -393,6 +399,7 @@ void rxc_qp_transport_reset(struct rxc_qp *qp);
 void rxc_qp_sched(struct rxc_qp *qp);
 void rxc_qp_kick(struct rxc_qp *qp);
 void rxc_qp_doorbell(struct rxc_qp *qp);
+void rxc_qp_peer_sent(struct rxc_qp *qp);
 void rxc_qp_task_pause(struct rxc_qp *qp);
 void rxc_qp_task_resume(struct rxc_qp *qp);
 void rxc_qp_task_flush(struct rxc_qp *qp);

@@ -19,11 +19,6 @@
 				 IB_ACCESS_REMOTE_ATOMIC | \
 				 IB_ACCESS_MW_BIND)
 
-enum ib_qp_state rxc_qp_state(struct rxc_qp *qp)
-{
-	return READ_ONCE(qp->attr.qp_state);
-}
-
 /*
  * modify_qp moves the QP from @from to @to, unless the transport moved it
  * to ERR meanwhile: only RESET and ERR may follow that.

@@ -355,6 +355,15 @@ int rxc_req_notify_cq(struct ib_cq *ibcq, enum ib_cq_notify_flags flags);
 int rxc_cq_post(struct rxc_cq *cq, struct rxc_qp *qp,
 		const struct rxc_completion *c);
 
+/*
+ * The QP's state, which modify_qp and the transport's move to ERR change
+ * while others read it.  Inline: a transport pass reads it a dozen times.
+ */
+static inline enum ib_qp_state rxc_qp_state(struct rxc_qp *qp)
+{
+	return READ_ONCE(qp->attr.qp_state);
+}
+
 /* rxc_qp.c */
 int rxc_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
 		  struct ib_udata *udata);
@@ -363,7 +372,6 @@ int rxc_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
 int rxc_query_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
 		 struct ib_qp_init_attr *init);
 int rxc_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata);
-enum ib_qp_state rxc_qp_state(struct rxc_qp *qp);
 bool rxc_qp_error(struct rxc_qp *qp);
 bool rxc_qp_from_peer(const struct rxc_qp *qp, const struct sk_buff *skb);
 void rxc_qp_fatal(struct rxc_qp *qp, enum ib_event_type event);
