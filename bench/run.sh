@@ -9,9 +9,9 @@
 # Installs what it needs, builds rdma_rxc for the kernel (vm/kernels.sh
 # names it), librxc and rxc_bench, boots one VM and runs bench/guest.sh
 # there: both drivers alternately, N rounds each (default 5).  The
-# guest's QEMU runs on host core 0, every thread of it (vm/run-vm.sh
-# --pin); --no-pin leaves it to the host's scheduler, as does a host with
-# fewer cores than guests.  Then bench/report.py prints the tables
+# guest's two vCPUs run on host cores 0 and 1, one each, and the rest of
+# its QEMU on either (vm/run-vm.sh --pin); --no-pin leaves them to the
+# host's scheduler, as does a host with fewer cores than vCPUs.  Then bench/report.py prints the tables
 # (medians, rxc/rxe ratios, the paired statistics of each round's own
 # ratio, their geometric mean, the targets).  --smoke runs every test
 # with tiny counts (CI); its figures mean nothing.  --profile runs the
@@ -23,10 +23,11 @@
 # Logs: build/bench-results/KERNEL/.
 #
 # --wire runs between two guests on one virtio link instead, with N vCPUs
-# each (default 1), guest a's QEMU on host core 0 and b's on core 1
-# unless --no-pin: vm/run-pair.sh boots both and bench/wire-guest.sh
-# runs the wire's tests and the middleware in them; the table then
-# compares the wire's figures, beside the link's TCP throughput;
+# each (default 1), guest a's vCPUs on the first N host cores and b's on
+# the next N unless --no-pin (or fewer cores): vm/run-pair.sh boots both
+# and bench/wire-guest.sh runs the wire's tests and the middleware in
+# them; the table then compares the wire's figures, beside the link's
+# TCP throughput;
 # --transfers runs only the write, read and send transfers there, and
 # the environment's BENCH_OPS ("write read send"), BENCH_SIZES ("8 4096
 # 65536") and BENCH_MTUS ("1024:1500 4096:9000", path:link) narrow them
@@ -78,24 +79,27 @@ if [ "$wire" = 1 ] && [ "$profile" = 1 ]; then
 	[ "$rounds_set" = 1 ] || rounds=1
 fi
 
-# pin_args GUESTS: sets pins to vm/run-vm.sh's (one guest) or
-# vm/run-pair.sh's (two) --pin, one host core per guest, or to nothing
-# when pinning is off or the host has fewer cores than guests; and
-# pinning to what the report says of it.
+# pin_args GUESTS VCPUS: sets pins to vm/run-vm.sh's (one guest) or
+# vm/run-pair.sh's (two) --pin, one host core per vCPU and none shared
+# between guests, or to nothing when pinning is off or the host has
+# fewer cores than vCPUs in all; and pinning to what the report says of
+# it.
 pin_args() {
-	local cores
-	cores=$(nproc)
+	local cores need list=() g
+	cores=$(nproc) need=$(($1 * $2))
 	pins=() pinning=on
 	if [ "$pin" = 0 ]; then
 		pinning="off (--no-pin)"
-	elif [ "$cores" -lt "$1" ]; then
-		pinning="off ($cores host core(s) for $1 guests)"
-		echo "bench: $cores host core(s) for $1 guests: not pinned" >&2
-	elif [ "$1" = 1 ]; then
-		pins=(--pin 0)
-	else
-		pins=(--pin 0:1)
+		return
+	elif [ "$cores" -lt "$need" ]; then
+		pinning="off ($cores host core(s) for $1 guest(s) of $2 vCPU(s))"
+		echo "bench: $cores host core(s) for $need vCPUs: not pinned" >&2
+		return
 	fi
+	for ((g = 0; g < $1; g++)); do
+		list+=("$(seq -s, $((g * $2)) $((g * $2 + $2 - 1)))")
+	done
+	pins=(--pin "$(IFS=:; echo "${list[*]}")")
 }
 
 # pinned DIR...: what each guest's vm/run-vm.sh found pinned.
@@ -141,7 +145,7 @@ if [ "$wire" = 1 ]; then
 	elif [ "$transfers" = 1 ]; then
 		out=$out-transfers
 	fi
-	pin_args 2
+	pin_args 2 "$cpus"
 	# A full round, middleware included, takes some 15 minutes under TCG.
 	"$top/vm/run-pair.sh" --kernel "$kernel" --guest-script "$top/bench/wire-guest.sh" \
 		--results "$out" --modules "$mods" --cpus "$cpus" ${pins[@]+"${pins[@]}"} \
@@ -161,7 +165,7 @@ if [ "$wire" = 1 ]; then
 fi
 out=$top/build/bench-results/$kernel
 [ "$profile" = 1 ] && out=$out-profile
-pin_args 1
+pin_args 1 2
 # A full round takes some 3 minutes under TCG; the smoke about 2 in all.
 "$top/vm/run-vm.sh" --kernel "$kernel" --guest-script "$top/bench/guest.sh" ${pins[@]+"${pins[@]}"} \
 	--results "$out" --modules "$mods" --timeout $((smoke || profile ? 900 : 900 + rounds * 900)) \

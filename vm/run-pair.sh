@@ -6,15 +6,15 @@
 #
 #   vm/run-pair.sh --kernel K --guest-script PATH --results DIR
 #                  [--modules DIR] [--timeout SECS] [--cpus N] [--env K=V ...]
-#                  [--cpu-model MODEL] [--pin CORE_A:CORE_B]
+#                  [--cpu-model MODEL] [--pin CORES_A:CORES_B]
 #
 # Guest "a" gets its results in DIR/a, guest "b" in DIR/b (see
 # vm/run-vm.sh for what each holds).  Both run PATH, knowing their role
 # as RXC_WIRE_ROLE (a or b) and their NIC by RXC_WIRE_MAC; the script
 # gives the NICs their addresses (tests/guest/wire.sh).  The link is QEMU's
 # UDP socket netdev: no root, no bridge, and unlike its TCP form no
-# Nagle stalls.  --pin runs guest a's QEMU on host core CORE_A and b's
-# on CORE_B (vm/run-vm.sh --pin).  Exit status: a's, unless a passed and
+# Nagle stalls.  --pin runs guest a's QEMU on the host cores CORES_A and
+# b's on CORES_B, comma-separated lists (vm/run-vm.sh --pin).  Exit status: a's, unless a passed and
 # b did not.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)

@@ -8,16 +8,19 @@
 #                --guest-script PATH --results DIR
 #                [--modules DIR] [--timeout SECS] [--env K=V ...]
 #                [--cpus N] [--cpu-model MODEL] [--wire LPORT:PPORT:MAC]
-#                [--pin CORE]
+#                [--pin CORES]
 #
 # --cpu-model is QEMU's -cpu (its default, qemu64, when not given).
 # --wire gives the guest one virtio NIC with address MAC on QEMU's UDP
 # socket netdev: it receives on 127.0.0.1:LPORT and sends to PPORT, where
 # another guest listens (vm/run-pair.sh starts both).  The guest learns
 # MAC as RXC_WIRE_MAC.  Without it the guest has no NIC at all.
-# --pin runs every thread of QEMU on host core CORE (bench/run.sh: the
-# host's scheduler moving vCPUs between cores is part of a run's noise)
-# and says so in DIR/pinning.txt.
+# --pin keeps QEMU on the host cores CORES (a comma-separated list) and
+# each vCPU's thread on one of them, vCPU i on the i-th (modulo their
+# number), and says so in DIR/pinning.txt (bench/run.sh: the host's
+# scheduler moving vCPUs between cores is part of a run's noise).  Give
+# a guest as many cores as vCPUs: two vCPUs on one core leave a guest's
+# kworker no room beside the thread that waits for it.
 #
 # DIR starts empty (vm/results-dir.sh).  In it afterwards: console.log
 # (serial console), guest.log (the script's output), dmesg.txt,
@@ -33,7 +36,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/.." && pwd)
 kernel=stock script='' results='' modules='' tmo=900 envs=() cpus=2 wire=''
 cpu_model=() pin=''
-usage() { sed -n '4,22p' "$0" >&2; exit 2; }
+usage() { sed -n '4,24p' "$0" >&2; exit 2; }
 while [ $# -gt 0 ]; do
 	case $1 in
 	--kernel) kernel=$2 ;;
@@ -54,9 +57,15 @@ if [ -z "$script" ] || [ -z "$results" ]; then usage; fi
 script=$(realpath "$script")
 log() { echo "run-vm: $*" >&2; }
 case $cpus in [1-9]) ;; *) log "--cpus: 1 to 9"; exit 2 ;; esac
-if [ -n "$pin" ] && { ! [[ $pin =~ ^[0-9]+$ ]] || [ "$pin" -ge "$(nproc)" ]; }; then
-	log "--pin $pin: not a core of this host (0 to $(($(nproc) - 1)))"
-	exit 2
+pin_cores=()
+if [ -n "$pin" ]; then
+	IFS=, read -r -a pin_cores <<<"$pin"
+	for c in "${pin_cores[@]}"; do
+		if ! [[ $c =~ ^[0-9]+$ ]] || [ "$c" -ge "$(nproc)" ]; then
+			log "--pin $pin: $c is not a core of this host (0 to $(($(nproc) - 1)))"
+			exit 2
+		fi
+	done
 fi
 nic=(-nic none)
 if [ -n "$wire" ]; then
@@ -162,24 +171,33 @@ boot_watch() {
 	done
 }
 
-# pin_threads PID: every thread of the QEMU that timeout PID runs on core
-# $pin, and what each may run on written to pinning.txt.  QEMU starts
-# under taskset, so its threads inherit the core; this pins any thread
-# that left it (QEMU itself sets no affinity) and counts them.
+# pin_threads PID: the QEMU that timeout PID runs kept on $pin, each
+# vCPU thread on its own core of it, and the outcome in pinning.txt.
+# QEMU starts under taskset, so every thread inherits the set; its vCPU
+# threads, named "CPU N/TCG" (-name debug-threads=on), are then narrowed
+# to one core each, once they exist.
 pin_threads() {
-	local q t n=0 on=0
+	local q t comm core n=0 other=0 vcpus=''
 	q=$(pgrep -P "$1" | head -n 1)
 	if [ -z "$q" ]; then
 		echo "not pinned: no QEMU process under $1" >"$results/pinning.txt"
 		return 0
 	fi
 	for t in /proc/"$q"/task/*; do
-		taskset -p -c "$pin" "${t##*/}" >/dev/null 2>&1 || true
+		comm=$(cat "$t/comm" 2>/dev/null) || continue
 		n=$((n + 1))
-		[ "$(awk '/^Cpus_allowed_list/ { print $2 }' "$t/status" 2>/dev/null)" != "$pin" ] ||
-			on=$((on + 1))
+		if [[ $comm =~ ^CPU\ ([0-9]+)/ ]]; then
+			core=${pin_cores[BASH_REMATCH[1] % ${#pin_cores[@]}]}
+			taskset -p -c "$core" "${t##*/}" >/dev/null 2>&1 || true
+			[ "$(awk '/^Cpus_allowed_list/ { print $2 }' "$t/status" 2>/dev/null)" != "$core" ] ||
+				vcpus+="${vcpus:+, }vCPU ${BASH_REMATCH[1]} on host core $core"
+		else
+			taskset -p -c "$pin" "${t##*/}" >/dev/null 2>&1 || true
+			other=$((other + 1))
+		fi
 	done
-	echo "$on of $n QEMU threads on host core $pin" >"$results/pinning.txt"
+	echo "${vcpus:-no vCPU thread pinned}; $other other QEMU threads of $n on host cores $pin" \
+		>"$results/pinning.txt"
 }
 
 # boot: one run of the VM; sets rc to QEMU's exit status.
@@ -191,6 +209,7 @@ boot() {
 	# so the guest has no way out and nothing competes with the serial
 	# console.  No -enable-kvm (hangs here).
 	timeout -k 10 "$tmo" "${taskset[@]}" qemu-system-x86_64 \
+		-name rxc-guest,debug-threads=on \
 		-nodefaults -nographic -no-reboot -m 2G -smp "$cpus" "${cpu_model[@]}" "${nic[@]}" \
 		-kernel "$bzimage" -initrd "$initrd" \
 		-append "console=ttyS0 panic=-1 log_buf_len=4M printk.devkmsg=on rxc_repo=$repo rxc_boot=$here/guest-boot.sh $cmdline" \

@@ -196,4 +196,8 @@ expect "an unpinned run's record has a name of its own" \
 rc=0
 "$repo/vm/run-vm.sh" --guest-script /dev/null --results "$work/vm" --pin 4096 2>"$work/pin.err" || rc=$?
 expect "a pin to a core the host lacks is refused" "$rc $(grep -c 'not a core of this host' "$work/pin.err")" "2 1"
+rc=0
+"$repo/vm/run-vm.sh" --guest-script /dev/null --results "$work/vm" --pin 0,4096 2>"$work/pin.err" || rc=$?
+expect "a list of cores with one the host lacks is refused" \
+	"$rc $(grep -c '4096 is not a core of this host' "$work/pin.err")" "2 1"
 [ "$nfail" -eq 0 ]
