@@ -91,26 +91,35 @@ netem_handled() {
 }
 
 # The longest NET_RX softirq, from tracefs; nothing where it is missing.
+# softirq_trace on switches the two events on once for the whole group
+# and off at its end: switching a tracepoint patches the kernel's text
+# (an int3 on every CPU), and a guest once hung in softirqs for minutes
+# with its NMI backtraces on that int3 in handle_softirqs, when every
+# scenario switched them.  A scenario only starts and stops the ring
+# buffer.
 TRACE=/sys/kernel/tracing
-softirq_start() {
+softirq_trace() {
+	local e v=0
+	[ "$1" = off ] || v=1
 	[ -d "$TRACE/events/irq" ] || mount -t tracefs nodev "$TRACE" 2>/dev/null || return 0
 	[ -d "$TRACE/events/irq/softirq_entry" ] || return 0
 	echo 0 >"$TRACE/tracing_on"
-	echo 4096 >"$TRACE/buffer_size_kb" 2>/dev/null || true
-	echo >"$TRACE/trace"
+	[ "$v" = 0 ] || echo 4096 >"$TRACE/buffer_size_kb" 2>/dev/null || true
 	for e in softirq_entry softirq_exit; do
-		echo 'vec == 3' >"$TRACE/events/irq/$e/filter"
-		echo 1 >"$TRACE/events/irq/$e/enable"
+		[ "$v" = 0 ] || echo 'vec == 3' >"$TRACE/events/irq/$e/filter"
+		echo "$v" >"$TRACE/events/irq/$e/enable"
 	done
+}
+softirq_start() {
+	[ -d "$TRACE/events/irq/softirq_entry" ] || return 0
+	echo 0 >"$TRACE/tracing_on"
+	echo >"$TRACE/trace"
 	echo 1 >"$TRACE/tracing_on"
 }
 # softirq_stop: the longest, in microseconds, and how many ran.
 softirq_stop() {
 	[ -d "$TRACE/events/irq/softirq_entry" ] || { echo "- 0"; return 0; }
 	echo 0 >"$TRACE/tracing_on"
-	for e in softirq_entry softirq_exit; do
-		echo 0 >"$TRACE/events/irq/$e/enable"
-	done
 	awk '/softirq_(entry|exit): vec=3/ {
 		match($0, /\[[0-9]+\]/); cpu = substr($0, RSTART, RLENGTH)
 		match($0, / [0-9]+\.[0-9]+: /); ts = substr($0, RSTART + 1, RLENGTH - 3)
@@ -372,8 +381,9 @@ selftests=(
 	"self-test: a counter one off is caught|counter [0-9]*/[0-9]* errors, the CQ showed|behave|netem|delay 1ms|1|netem|-K"
 )
 
-trap 'roce_netem off; peer_cleanup' EXIT
+trap 'roce_netem off; softirq_trace off; peer_cleanup' EXIT
 peer_up
+softirq_trace on
 
 # run_row INDEX SEED SIZE OPS: one row with one seed.
 run_row() {
@@ -427,5 +437,6 @@ else
 	run_selftests $((first + 1000))
 fi
 echo "# liveness: the longest NET_RX softirq of all scenarios: $SOFTIRQ_MAX us"
+softirq_trace off
 
 peer_down
