@@ -28,8 +28,9 @@
 # ring fuzzer's), RXC_FAULT_PCT / RXC_FAULT_SECS (t-faults' skb fault
 # rate and time), NETEM_MIB / NETEM_LOSS / NETEM_SECS / NETEM_TIMEOUT /
 # NETEM_WINDOW / NETEM_SEND_ONLY (t-netem's transfer, see there),
-# LIVENESS_FIRST / LIVENESS_SEEDS / LIVENESS_SIZE / LIVENESS_SOFTIRQ_MS /
-# LIVENESS_ONLY / LIVENESS_EXTRA (t-liveness's scenarios, see there),
+# LIVENESS_FIRST / LIVENESS_SEEDS / LIVENESS_LANES / LIVENESS_SIZE /
+# LIVENESS_SOFTIRQ_MS / LIVENESS_ONLY / LIVENESS_EXTRA (t-liveness's
+# scenarios, see there),
 # DEV_TYPE=rxc|rxe (default rxc once
 # vm/build-modules.sh exists, else rxe), RXC_RESULTS (default
 # build/vm-results), RXC_TIMEOUT_STOCK / RXC_TIMEOUT_DEBUG (seconds per VM
@@ -384,6 +385,7 @@ run_guest() {
 		--env "NETEM_SEND_ONLY=${NETEM_SEND_ONLY:-}" \
 		--env "LIVENESS_FIRST=${LIVENESS_FIRST:-}" \
 		--env "LIVENESS_SEEDS=${LIVENESS_SEEDS:-}" \
+		--env "LIVENESS_LANES=${LIVENESS_LANES:-}" \
 		--env "LIVENESS_SIZE=${LIVENESS_SIZE:-}" \
 		--env "LIVENESS_SOFTIRQ_MS=${LIVENESS_SOFTIRQ_MS:-}" \
 		--env "LIVENESS_ONLY=${LIVENESS_ONLY:-}" \

@@ -37,8 +37,9 @@
 # most, 210 s on 6.1 at a load average of 8), and so does the debug
 # kernel in --full, with fewer requests; the full tier on the stock kernels all rows with two
 # seeds, up to 16 MiB and up to 64 KiB.  LIVENESS_SEEDS=N (with LIVENESS_FIRST, default 1) runs N
-# scenarios instead, row (seed % rows) with each seed: the long run
-# (vm/liveness-long.sh).  LIVENESS_ONLY="ROW[:SEED]..." runs those rows
+# scenarios instead, row (seed % rows) with each seed, LIVENESS_LANES
+# (default 1) of them at once, each on a namespace pair of its own: the
+# long run (vm/liveness-long.sh).  LIVENESS_ONLY="ROW[:SEED]..." runs those rows
 # (from 0) with those seeds, or seeds from LIVENESS_FIRST on, and
 # LIVENESS_EXTRA adds liveness options to every row: a reproducer.
 #
@@ -57,8 +58,12 @@ if [ ! -x "$LIVE" ]; then
 fi
 mkdir -p "$LOGS"
 
+# The server's end of the pair and the client's address: peer_up's, or a
+# lane's (lane_up).
+SRV_NET=veth1 CLI_IP=$IPADDR
+
 # roce_netem on ARGS | change ARGS | off: netem ARGS on the RoCE packets
-# the server sends (veth1's egress, in its namespace) and on nothing
+# the server sends (SRV_NET's egress, in its namespace) and on nothing
 # else: a prio qdisc whose third band holds the netem, and a u32 filter
 # that sends UDP there (RoCEv2 is the only UDP between the two).  A
 # match on port 4791 let most of a transfer's packets by in some runs
@@ -69,17 +74,17 @@ roce_netem() {
 	case $op in
 	on)
 		modprobe -a sch_prio sch_netem cls_u32 2>/dev/null || true
-		"${SRV[@]}" $TC qdisc add dev veth1 root handle 1: prio &&
-			"${SRV[@]}" $TC qdisc add dev veth1 parent 1:3 handle 30: netem "$@" &&
-			"${SRV[@]}" $TC filter add dev veth1 parent 1: protocol ip u32 \
+		"${SRV[@]}" $TC qdisc add dev "$SRV_NET" root handle 1: prio &&
+			"${SRV[@]}" $TC qdisc add dev "$SRV_NET" parent 1:3 handle 30: netem "$@" &&
+			"${SRV[@]}" $TC filter add dev "$SRV_NET" parent 1: protocol ip u32 \
 				match ip protocol 17 0xff flowid 1:3 ;;
-	change) "${SRV[@]}" $TC qdisc change dev veth1 parent 1:3 handle 30: netem "$@" ;;
-	off) "${SRV[@]}" $TC qdisc del dev veth1 root 2>/dev/null || true ;;
+	change) "${SRV[@]}" $TC qdisc change dev "$SRV_NET" parent 1:3 handle 30: netem "$@" ;;
+	off) "${SRV[@]}" $TC qdisc del dev "$SRV_NET" root 2>/dev/null || true ;;
 	esac
 }
 # netem_handled: packets the netem band sent, plus those it dropped.
 netem_handled() {
-	"${SRV[@]}" $TC -s qdisc show dev veth1 |
+	"${SRV[@]}" $TC -s qdisc show dev "$SRV_NET" |
 		awk '/^qdisc netem 30:/ { f = 1 } f && /Sent/ {
 			gsub(/[(),]/, " ")
 			for (i = 2; i <= NF; i++) {
@@ -96,8 +101,10 @@ netem_handled() {
 # (an int3 on every CPU), and a guest once hung in softirqs for minutes
 # with its NMI backtraces on that int3 in handle_softirqs, when every
 # scenario switched them.  A scenario only starts and stops the ring
-# buffer.
+# buffer.  Lanes share the trace: there softirq_sample measures it for
+# all of them, and a scenario leaves it alone (SOFTIRQ_SHARED=1).
 TRACE=/sys/kernel/tracing
+SOFTIRQ_SHARED=0
 softirq_trace() {
 	local e v=0
 	[ "$1" = off ] || v=1
@@ -111,6 +118,7 @@ softirq_trace() {
 	done
 }
 softirq_start() {
+	[ "$SOFTIRQ_SHARED" = 0 ] || return 0
 	[ -d "$TRACE/events/irq/softirq_entry" ] || return 0
 	echo 0 >"$TRACE/tracing_on"
 	echo >"$TRACE/trace"
@@ -118,6 +126,7 @@ softirq_start() {
 }
 # softirq_stop: the longest, in microseconds, and how many ran.
 softirq_stop() {
+	[ "$SOFTIRQ_SHARED" = 0 ] || { echo "- 0"; return 0; }
 	[ -d "$TRACE/events/irq/softirq_entry" ] || { echo "- 0"; return 0; }
 	echo 0 >"$TRACE/tracing_on"
 	awk '/softirq_(entry|exit): vec=3/ {
@@ -171,8 +180,8 @@ act_sigstop() {
 	ended
 }
 act_nak() {
-	"${SRV[@]}" timeout -k 2 $(($2 + 10)) python3 "$here/roce_nak.py" veth1 \
-		"$SRV_IP" "$IPADDR" "$1" "$2" "$QPN_MAP" || true
+	"${SRV[@]}" timeout -k 2 $(($2 + 10)) python3 "$here/roce_nak.py" "$SRV_NET" \
+		"$SRV_IP" "$CLI_IP" "$1" "$2" "$QPN_MAP" || true
 	ended
 }
 act_vanish() {
@@ -191,8 +200,8 @@ act_vanish() {
 # before the first request it saw.
 act_stale() {
 	local fpid flog=$LOGS/$$-forger.log
-	"${SRV[@]}" timeout -k 2 $(($2 + 30)) python3 "$here/roce_nak.py" veth1 \
-		"$SRV_IP" "$IPADDR" "$1" $(($2 + 1)) "$QPN_MAP" >"$flog" 2>&1 &
+	"${SRV[@]}" timeout -k 2 $(($2 + 30)) python3 "$here/roce_nak.py" "$SRV_NET" \
+		"$SRV_IP" "$CLI_IP" "$1" $(($2 + 1)) "$QPN_MAP" >"$flog" 2>&1 &
 	fpid=$!
 	wait_for 20 grep -q listening "$flog" || echo "the forger is not listening yet"
 	sleep 1
@@ -207,7 +216,7 @@ vanish_undo() {
 	roce_netem off
 	[ "$1" != loss ] || return 0
 	"${SRV[@]}" rdma link show "$SRV_DEV" >/dev/null 2>&1 ||
-		"${SRV[@]}" rdma link add "$SRV_DEV" type rxc netdev veth1
+		"${SRV[@]}" rdma link add "$SRV_DEV" type rxc netdev "$SRV_NET"
 	wait_for 20 sh -c "grep -q ACTIVE /sys/class/infiniband/$SRV_DEV/ports/1/state" &&
 		wait_for 20 gid_index_of "$SRV_DEV" "$SRV_IP"
 }
@@ -253,7 +262,7 @@ scenario() {
 		counters_snap moved "$SRV_DEV" rcv_duplicates sent_packets
 	echo "+ [$seed] $name: $mode, $act $arg for $secs s"
 	roce_netem off
-	roce_netem on || why="cannot put netem on veth1"
+	roce_netem on || why="cannot put netem on $SRV_NET"
 	timeout -k 5 "$t" "${SRV[@]}" "$LIVE" -d "$SRV_DEV" -g "$SRV_GID" -p "$PORT" \
 		>"$so" 2>&1 &
 	SPID=$!
@@ -409,6 +418,83 @@ run_selftests() {
 	EXPECT=''
 }
 
+# lane_up L: lane L's own pair, as peer_up's but with names and
+# addresses of its own (veth lvLc/lvLs, devices lnLc/lnLs, namespace
+# laneL, 10.78.L.0/24), and the scenario's globals pointed at it.
+lane_up() {
+	local l=$1 ns=lane$1
+	SRV_NET=lv${l}s SRV_DEV=ln${l}s CLI_DEV=ln${l}c
+	CLI_IP=10.78.$l.1 SRV_IP=10.78.$l.2 SRV=(/usr/sbin/ip netns exec "$ns")
+	run "lane $l: veth pair" 30 /usr/sbin/ip link add "lv${l}c" type veth peer name "$SRV_NET"
+	run "lane $l: namespace" 30 /usr/sbin/ip netns add "$ns"
+	run "lane $l: $SRV_NET into $ns" 30 /usr/sbin/ip link set "$SRV_NET" netns "$ns"
+	run "lane $l: $CLI_IP up" 30 /usr/sbin/ip addr add "$CLI_IP/24" dev "lv${l}c"
+	run "lane $l: lv${l}c up" 30 /usr/sbin/ip link set "lv${l}c" up
+	run "lane $l: $SRV_IP up" 30 /usr/sbin/ip -n "$ns" addr add "$SRV_IP/24" dev "$SRV_NET"
+	run "lane $l: $SRV_NET up" 30 /usr/sbin/ip -n "$ns" link set "$SRV_NET" up
+	run "lane $l: lo up in $ns" 30 /usr/sbin/ip -n "$ns" link set lo up
+	run "lane $l: rdma link add $CLI_DEV" 60 rdma link add "$CLI_DEV" type rxc netdev "lv${l}c"
+	run "lane $l: rdma link add $SRV_DEV" 60 "${SRV[@]}" \
+		rdma link add "$SRV_DEV" type rxc netdev "$SRV_NET"
+	# The devices show in every namespace (rdma's shared mode), as
+	# peer_up's do.
+	check "lane $l: $CLI_DEV has a GID for $CLI_IP" wait_for 20 \
+		gid_index_of "$CLI_DEV" "$CLI_IP"
+	check "lane $l: $SRV_DEV has a GID for $SRV_IP" wait_for 20 \
+		gid_index_of "$SRV_DEV" "$SRV_IP"
+	CLI_GID=$(gid_index_of "$CLI_DEV" "$CLI_IP" || echo 1)
+	SRV_GID=$(gid_index_of "$SRV_DEV" "$SRV_IP" || echo 1)
+}
+lane_down() {
+	"${SRV[@]}" rdma link delete "$SRV_DEV" 2>/dev/null || true
+	rdma link delete "$CLI_DEV" 2>/dev/null || true
+	/usr/sbin/ip link delete "lv${1}c" 2>/dev/null || true
+	/usr/sbin/ip netns delete "lane$1" 2>/dev/null || true
+}
+
+# softirq_sample FILE: the longest NET_RX softirq of every lane, in
+# windows of 10 s (a window's trace is read, then cleared), the longest
+# so far in FILE; until killed.
+softirq_sample() {
+	local sq sqn max=0
+	SOFTIRQ_SHARED=0
+	softirq_start
+	while sleep 10; do
+		read -r sq sqn <<<"$(softirq_stop)"
+		softirq_start
+		[ "$sq" = - ] || [ "$sq" -le "$max" ] || max=$sq
+		echo "$max" >"$1"
+	done
+}
+
+# run_lanes LANES FIRST COUNT SIZE: COUNT scenarios from seed FIRST, LANES
+# of them at once, each lane on a pair of its own (lane 0 on peer_up's):
+# lane L takes seeds FIRST+L, FIRST+L+LANES, ...  Each lane's output
+# goes to its log, and into the guest's log once all are done.
+run_lanes() {
+	local lanes=$1 from=$2 count=$3 size=$4 l s spid pids=() max=$LOGS/softirq-max
+	SOFTIRQ_SHARED=1
+	echo 0 >"$max"
+	softirq_sample "$max" &
+	spid=$!
+	for ((l = 0; l < lanes; l++)); do
+		(
+			PORT=$((19900 + 1000 * l))
+			[ "$l" = 0 ] || lane_up "$l"
+			for ((s = from + l; s < from + count; s += lanes)); do
+				run_row $((s % ${#rows[@]})) "$s" "$size" 60
+			done
+			[ "$l" = 0 ] || lane_down "$l"
+		) >"$LOGS/lane-$l.log" 2>&1 &
+		pids+=($!)
+	done
+	wait "${pids[@]}" || true
+	kill "$spid" 2>/dev/null || true
+	wait "$spid" 2>/dev/null || true
+	cat "$LOGS"/lane-*.log
+	SOFTIRQ_MAX=$(cat "$max")
+}
+
 first=${LIVENESS_FIRST:-1}
 if [ -n "${LIVENESS_ONLY:-}" ]; then
 	# A reproducer: these rows with seed FIRST, LIVENESS_EXTRA added.
@@ -421,9 +507,7 @@ if [ -n "${LIVENESS_ONLY:-}" ]; then
 		n=$((n + 1))
 	done
 elif [ -n "${LIVENESS_SEEDS:-}" ]; then
-	for ((s = first; s < first + LIVENESS_SEEDS; s++)); do
-		run_row $((s % ${#rows[@]})) "$s" "${LIVENESS_SIZE:-4194304}" 60
-	done
+	run_lanes "${LIVENESS_LANES:-1}" "$first" "$LIVENESS_SEEDS" "${LIVENESS_SIZE:-4194304}"
 elif [ "$RXC_TIER" = fast ] || [ "$SLOW" -gt 1 ]; then
 	for i in "${smoke[@]}"; do
 		run_row "$i" $((first + i)) $((1 << 20)) "$(by_kernel 40 10)"
