@@ -22,7 +22,7 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=SCRIPTDIR/long-run.sh
 . "$here/long-run.sh"
-[ $# -ge 2 ] && [ $# -le 3 ] || { sed -n '12p' "$0" >&2; exit 2; }
+[ $# -ge 2 ] && [ $# -le 3 ] || { sed -n '11p' "$0" >&2; exit 2; }
 first=$1 count=$2 chunk=${3:-200}
 
 passed=0 failed=0 softirq=0 headroom=''
