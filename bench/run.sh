@@ -11,9 +11,10 @@
 # there: both drivers alternately, N rounds each (default 5).  The
 # guest's two vCPUs run on host cores 0 and 1, one each, and the rest of
 # its QEMU on either (vm/run-vm.sh --pin); --no-pin leaves them to the
-# host's scheduler, as does a host with fewer cores than vCPUs.  Then bench/report.py prints the tables
-# (medians, rxc/rxe ratios, the paired statistics of each round's own
-# ratio, their geometric mean, the targets).  --smoke runs every test
+# host's scheduler, as does a host with fewer cores than vCPUs.  Then
+# bench/report.py prints the tables (medians, rxc/rxe ratios, the paired
+# statistics of each round's own ratio, their geometric mean, the
+# targets).  --smoke runs every test
 # with tiny counts (CI); its figures mean nothing.  --profile runs the
 # 8-byte round trips and write on each driver under perf stat and perf
 # record instead and prints the hottest symbols; TESTS, a ';'-separated
@@ -69,7 +70,7 @@ while [ $# -gt 0 ]; do
 	--cpus) cpus=$2; shift ;;
 	--transfers) transfers=1 ;;
 	--no-pin) pin=0 ;;
-	*) sed -n '4,50p' "$0" >&2; exit 2 ;;
+	*) sed -n '4,52p' "$0" >&2; exit 2 ;;
 	esac
 	shift
 done

@@ -14,8 +14,8 @@
 # gives the NICs their addresses (tests/guest/wire.sh).  The link is QEMU's
 # UDP socket netdev: no root, no bridge, and unlike its TCP form no
 # Nagle stalls.  --pin runs guest a's QEMU on the host cores CORES_A and
-# b's on CORES_B, comma-separated lists (vm/run-vm.sh --pin).  Exit status: a's, unless a passed and
-# b did not.
+# b's on CORES_B, comma-separated lists (vm/run-vm.sh --pin).  Exit
+# status: a's, unless a passed and b did not.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 results='' args=() pin_a=() pin_b=()

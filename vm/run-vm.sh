@@ -66,6 +66,10 @@ if [ -n "$pin" ]; then
 			exit 2
 		fi
 	done
+	# More vCPUs than cores share them, which starves a guest's kworker
+	# beside its poller: allowed, but said.
+	[ "${#pin_cores[@]}" -ge "$cpus" ] ||
+		log "--pin $pin: ${#pin_cores[@]} core(s) for $cpus vCPUs, so vCPUs share cores"
 fi
 nic=(-nic none)
 if [ -n "$wire" ]; then
@@ -177,7 +181,7 @@ boot_watch() {
 # threads, named "CPU N/TCG" (-name debug-threads=on), are then narrowed
 # to one core each, once they exist.
 pin_threads() {
-	local q t comm core n=0 other=0 vcpus=''
+	local q t comm core n=0 other=0 on=0 vcpus=''
 	q=$(pgrep -P "$1" | head -n 1)
 	if [ -z "$q" ]; then
 		echo "not pinned: no QEMU process under $1" >"$results/pinning.txt"
@@ -190,14 +194,14 @@ pin_threads() {
 			core=${pin_cores[BASH_REMATCH[1] % ${#pin_cores[@]}]}
 			taskset -p -c "$core" "${t##*/}" >/dev/null 2>&1 || true
 			[ "$(awk '/^Cpus_allowed_list/ { print $2 }' "$t/status" 2>/dev/null)" != "$core" ] ||
-				vcpus+="${vcpus:+, }vCPU ${BASH_REMATCH[1]} on host core $core"
+				{ on=$((on + 1)); vcpus+="${vcpus:+, }vCPU ${BASH_REMATCH[1]} on host core $core"; }
 		else
 			taskset -p -c "$pin" "${t##*/}" >/dev/null 2>&1 || true
 			other=$((other + 1))
 		fi
 	done
-	echo "${vcpus:-no vCPU thread pinned}; $other other QEMU threads of $n on host cores $pin" \
-		>"$results/pinning.txt"
+	printf '%s of %s vCPUs pinned%s; %s other QEMU threads of %s on host cores %s\n' \
+		"$on" "$cpus" "${vcpus:+ ($vcpus)}" "$other" "$n" "$pin" >"$results/pinning.txt"
 }
 
 # boot: one run of the VM; sets rc to QEMU's exit status.
