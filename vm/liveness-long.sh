@@ -14,7 +14,7 @@
 # per chunk and in total on stdout: scenarios passed and failed, the
 # tightest headroom left under the bound, the longest NET_RX softirq.
 # Environment: LIVENESS_SIZE (the largest request, default 4 MiB; up to
-# 1 GiB); LIVENESS_LANES (default 4), how many scenarios a guest runs at
+# 1 GiB); LIVENESS_LANES (default 3), how many scenarios a guest runs at
 # once, each on a namespace pair of its own.  Exit status: 0 if every
 # chunk passed.
 set -euo pipefail
@@ -47,7 +47,7 @@ chunk_done() {	# RESULTS SEED N ELAPSED
 rc=0
 long_run liveness-long t-liveness LIVENESS_FIRST LIVENESS_SEEDS "$first" "$count" \
 	"$chunk" 300 "LIVENESS_SIZE=${LIVENESS_SIZE:-4194304}" \
-	"LIVENESS_LANES=${LIVENESS_LANES:-4}" || rc=1
+	"LIVENESS_LANES=${LIVENESS_LANES:-3}" || rc=1
 echo "liveness-long: $((passed + failed)) scenarios from seed $first: $passed passed," \
 	"$failed failed; tightest headroom ${headroom:-?} s; longest NET_RX softirq $softirq us"
 exit "$rc"
