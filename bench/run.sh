@@ -166,9 +166,11 @@ if [ "$wire" = 1 ]; then
 fi
 out=$top/build/bench-results/$kernel
 [ "$profile" = 1 ] && out=$out-profile
-pin_args 1 2
+loop_cpus=2	# a stream's run needs a CPU beside its poster's
+pin_args 1 "$loop_cpus"
 # A full round takes some 3 minutes under TCG; the smoke about 2 in all.
 "$top/vm/run-vm.sh" --kernel "$kernel" --guest-script "$top/bench/guest.sh" ${pins[@]+"${pins[@]}"} \
+	--cpus "$loop_cpus" \
 	--results "$out" --modules "$mods" --timeout $((smoke || profile ? 900 : 900 + rounds * 900)) \
 	--env "BENCH_ROUNDS=$rounds" --env "BENCH_SMOKE=$smoke" \
 	--env "BENCH_PROFILE=$profile" --env "BENCH_PROFILE_TESTS=$ptests"
