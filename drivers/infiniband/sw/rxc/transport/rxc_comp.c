@@ -221,7 +221,7 @@ static void rxc_comp_nak(struct rxc_qp *qp, u32 psn, u8 code)
  * and cannot be sent again.  Acting on that NAK would rewind to una,
  * which the responder never accepts, for ever.  Dropped, it leaves the
  * QP to its retransmit timer: its retries run out (RETRY_EXC_ERR) unless
- * the responder makes progress again.
+ * the responder makes progress again (rxc_comp_peer_behind()).
  */
 static bool rxc_comp_aeth_in_window(const struct rxc_req *req, u8 syn,
 				    u32 psn)
@@ -231,6 +231,27 @@ static bool rxc_comp_aeth_in_window(const struct rxc_req *req, u8 syn,
 	if (RXC_AETH_TYPE(syn) == RXC_AETH_ACK)
 		oldest = rxc_psn_add(oldest, RXC_PSN_MASK);	/* una - 1 */
 	return rxc_psn_diff(psn, oldest) >= 0;
+}
+
+/*
+ * A sequence NAK at @psn, before una: a late copy of an old NAK, or a
+ * responder left behind by a lie, which NAKs the gap once and then drops
+ * every packet the requester sends, silently.  A lie cannot be undone;
+ * what must not happen is a QP at retry_cnt 7 that retries for ever a
+ * peer that will never accept its packets again.  Nothing here tells the
+ * two apart, but what follows does: a responder in step answers what is
+ * sent again (a duplicate draws an ACK), one left behind stays silent.
+ * So from now on a wait that hears nothing spends a retry even at
+ * retry_cnt 7 (rxc_req_spend_retry()).  The mark stays: a later ACK
+ * that makes progress may be another lie.
+ */
+static void rxc_comp_peer_behind(struct rxc_qp *qp, u32 psn)
+{
+	rxc_stat_inc(to_rdev(qp->ibqp.device), RXC_STAT_SEQ_NAKS_BEHIND);
+	if (!qp->req.peer_behind)
+		rxc_dbg_qp(qp, "sequence NAK for PSN %#x, below una %#x: retries now counted\n",
+			   psn, qp->req.una);
+	qp->req.peer_behind = true;
 }
 
 /**
@@ -243,10 +264,14 @@ void rxc_comp_aeth(struct rxc_qp *qp, u8 syn, u32 psn)
 {
 	struct rxc_dev *rxc = to_rdev(qp->ibqp.device);
 
+	qp->req.answered = true;
 	if (!rxc_comp_aeth_in_window(&qp->req, syn, psn)) {
 		rxc_dbg_qp(qp, "AETH %#x for PSN %#x, below una %#x\n", syn, psn,
 			   qp->req.una);
 		rxc_stat_inc(rxc, RXC_STAT_RCV_QP_DROPPED);
+		if (RXC_AETH_TYPE(syn) == RXC_AETH_NAK &&
+		    RXC_AETH_VALUE(syn) == RXC_NAK_PSN_SEQ)
+			rxc_comp_peer_behind(qp, psn);
 		return;
 	}
 	switch (RXC_AETH_TYPE(syn)) {
@@ -361,6 +386,7 @@ void rxc_comp_recv(struct rxc_qp *qp, struct sk_buff *skb)
 	}
 
 	/* Read data and atomic results also acknowledge what came before. */
+	qp->req.answered = true;
 	w = rxc_comp_oldest(qp);
 	if (!rxc_swqe_holds(w, psn)) {
 		rxc_comp_resp_outside(qp, w, psn);

@@ -13,6 +13,7 @@
 #include <linux/jiffies.h>
 #include <linux/sched/clock.h>
 #include <linux/sizes.h>
+#include <kunit/visibility.h>
 
 #include "rxc.h"
 #include "rxc_opcode.h"
@@ -37,7 +38,12 @@
  * a spurious timeout costs a whole window.
  */
 #define RXC_MIN_RETRANS_MS	20
-/* retry_cnt and rnr_retry of 7 mean "retry forever" (as rdma_rxe). */
+/*
+ * retry_cnt and rnr_retry of 7 mean "retry forever", as with rdma_rxe
+ * (IBA gives 7 that meaning for rnr_retry only), except that a responder
+ * that fell behind and is silent is not retried for ever
+ * (rxc_req_spend_retry()).
+ */
 #define RXC_RETRY_FOREVER	7
 
 #define RXC_WR_BIT(op)	BIT(IB_WR_##op)
@@ -336,6 +342,7 @@ void rxc_req_arm_timer(struct rxc_qp *qp)
 		return;
 	}
 	qp->req.wait_start = jiffies;
+	qp->req.answered = false;
 	rxc_req_set_timer(qp);
 }
 
@@ -353,6 +360,8 @@ void rxc_req_start(struct rxc_qp *qp)
 	req->pace = (struct rxc_pace){};
 	req->retry_left = qp->attr.retry_cnt;
 	req->rnr_left = qp->attr.rnr_retry;
+	req->peer_behind = false;
+	req->answered = false;
 	req->timer_armed = false;
 	req->cur = qp->sq.q.cons;
 	req->tail = qp->sq.q.cons;
@@ -881,16 +890,38 @@ static void rxc_req_fail_oldest(struct rxc_qp *qp, enum ib_wc_status status)
 	}
 }
 
-/* Spend one retry of @left (@limit 7 is unlimited); false if none left. */
-static bool rxc_req_use_retry(u8 *left, u8 limit)
+/* Spend one retry of @left, unless @forever; false if none was left. */
+static bool rxc_req_use_retry(u8 *left, bool forever)
 {
-	if (limit == RXC_RETRY_FOREVER)
+	if (forever)
 		return true;
 	if (!*left)
 		return false;
 	(*left)--;
 	return true;
 }
+
+/**
+ * rxc_req_spend_retry - spend one transport retry of @qp
+ * @qp: an RC QP whose wait for progress timed out
+ *
+ * At retry_cnt 7 no retry is spent, unless the responder fell behind
+ * (rxc_comp_peer_behind()) and the wait heard nothing from it: then
+ * seven such waits, as IBA counts retries, end the QP.
+ *
+ * Return: false when none was left: the oldest WQE fails RETRY_EXC_ERR.
+ */
+bool rxc_req_spend_retry(struct rxc_qp *qp)
+{
+	struct rxc_req *req = &qp->req;
+	bool silent = !req->answered;
+
+	req->answered = false;
+	return rxc_req_use_retry(&req->retry_left,
+				 qp->attr.retry_cnt == RXC_RETRY_FOREVER &&
+				 !(req->peer_behind && silent));
+}
+EXPORT_SYMBOL_IF_KUNIT(rxc_req_spend_retry);
 
 /*
  * No progress for a probe's wait (rxc_rto.c): send the oldest
@@ -971,7 +1002,7 @@ void rxc_req_timeout(struct rxc_qp *qp)
 	rxc_stat_inc(rxc, RXC_STAT_RETRANSMIT_TIMEOUTS);
 	if (rxc_cwnd_timeout(&req->cwnd, req->max_psn))
 		rxc_stat_inc(rxc, RXC_STAT_CWND_SHRINKS);
-	if (!rxc_req_use_retry(&req->retry_left, qp->attr.retry_cnt)) {
+	if (!rxc_req_spend_retry(qp)) {
 		rxc_stat_inc(rxc, RXC_STAT_RETRY_EXCEEDED);
 		rxc_dbg_qp(qp, "no ACK after %u retries\n", qp->attr.retry_cnt);
 		rxc_req_fail_oldest(qp, IB_WC_RETRY_EXC_ERR);
@@ -1000,7 +1031,8 @@ void rxc_req_rnr(struct rxc_qp *qp, u32 psn, u8 timer)
 	struct rxc_req *req = &qp->req;
 
 	rxc_stat_inc(rxc, RXC_STAT_RNR_NAKS_RCVD);
-	if (!rxc_req_use_retry(&req->rnr_left, qp->attr.rnr_retry)) {
+	if (!rxc_req_use_retry(&req->rnr_left,
+			       qp->attr.rnr_retry == RXC_RETRY_FOREVER)) {
 		rxc_stat_inc(rxc, RXC_STAT_RNR_RETRY_EXCEEDED);
 		rxc_req_fail_oldest(qp, IB_WC_RNR_RETRY_EXC_ERR);
 		return;

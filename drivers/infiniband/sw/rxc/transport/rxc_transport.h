@@ -184,6 +184,13 @@ static_assert(sizeof(struct rxc_swqe) <= 128);
  * @rd_bytes: bytes the reads in flight ask for
  * @retry_left: transport retries left before RETRY_EXC_ERR
  * @rnr_left: RNR retries left before RNR_RETRY_EXC_ERR
+ * @peer_behind: the responder NAKed a PSN before @una: an answer in its
+ *		 name may have acknowledged packets it never got
+ *		 (rxc_comp_peer_behind())
+ * @answered: a response of any kind came during the current wait for
+ *	      progress (rxc_comp_aeth(), rxc_comp_recv()); with
+ *	      @peer_behind, a wait without one spends a retry even at
+ *	      retry_cnt 7
  * @rnr_wait: an RNR NAK stopped sending until @rnr_timer fires
  * @timer_armed: a wait for progress is on: the requester has PSNs
  *		 unacknowledged (rxc_req_arm_timer())
@@ -215,6 +222,8 @@ struct rxc_req {
 	u32 rd_bytes;
 	u8 retry_left;
 	u8 rnr_left;
+	bool peer_behind;
+	bool answered;
 	bool rnr_wait;
 	bool timer_armed;
 	unsigned long timer_due;
@@ -416,6 +425,7 @@ void rxc_req_start(struct rxc_qp *qp);
 int rxc_req_run(struct rxc_qp *qp, int budget);
 bool rxc_req_ready(struct rxc_qp *qp);
 void rxc_req_timeout(struct rxc_qp *qp);
+bool rxc_req_spend_retry(struct rxc_qp *qp);
 void rxc_req_rnr(struct rxc_qp *qp, u32 psn, u8 timer);
 void rxc_req_rnr_done(struct rxc_qp *qp);
 void rxc_req_pace_done(struct rxc_qp *qp);

@@ -34,6 +34,7 @@ static const struct rdma_stat_desc rxc_stat_descs[RXC_NUM_STATS] = {
 	[RXC_STAT_CWND_SHRINKS].name = "cwnd_shrinks",
 	[RXC_STAT_PACE_WAITS].name = "pace_waits",
 	[RXC_STAT_SEQ_NAKS_RCVD].name = "seq_naks_rcvd",
+	[RXC_STAT_SEQ_NAKS_BEHIND].name = "seq_naks_behind",
 	[RXC_STAT_RNR_NAKS_SENT].name = "rnr_naks_sent",
 	[RXC_STAT_RNR_NAKS_RCVD].name = "rnr_naks_rcvd",
 	[RXC_STAT_RNR_RETRY_EXCEEDED].name = "rnr_retry_exceeded",
