@@ -378,20 +378,32 @@ peer_up() {
 		SRV_DEV=$DEV SRV_IP=$IPADDR SRV_GID=$CLI_GID SRV=()
 		return 0
 	fi
-	SRV_DEV=${DEV_TYPE}1 SRV_IP=$PEER_IP SRV=(/usr/sbin/ip netns exec "$PEER_NS")
-	run "peer: namespace $PEER_NS" 30 /usr/sbin/ip netns add "$PEER_NS"
-	run "peer: veth1 into $PEER_NS" 30 /usr/sbin/ip link set veth1 netns "$PEER_NS"
-	run "peer: address on veth1" 30 \
-		/usr/sbin/ip -n "$PEER_NS" addr add "$PEER_IP/24" dev veth1
-	run "peer: veth1 up" 30 /usr/sbin/ip -n "$PEER_NS" link set veth1 up
-	run "peer: lo up" 30 /usr/sbin/ip -n "$PEER_NS" link set lo up
-	run "peer: rdma link add $SRV_DEV" 60 "${SRV[@]}" \
-		rdma link add "$SRV_DEV" type "$DEV_TYPE" netdev veth1
-	check "peer: $SRV_DEV port active" wait_for 20 sh -c \
-		"grep -q ACTIVE /sys/class/infiniband/$SRV_DEV/ports/1/state"
-	check "peer: $SRV_DEV has a GID for $SRV_IP" wait_for 20 \
-		gid_index_of "$SRV_DEV" "$SRV_IP"
-	SRV_GID=$(gid_index_of "$SRV_DEV" "$SRV_IP" || echo 1)
+	SRV_DEV=${DEV_TYPE}1 SRV_IP=$PEER_IP
+	far_end_up peer "$PEER_NS" veth1 "$SRV_IP" "$SRV_DEV"
+}
+
+# far_end_up LABEL NS IFACE IP DEV: the far end of a veth pair whose near
+# end stays here: IFACE moved into a new namespace NS with IP/24, up,
+# with lo, and a DEV_TYPE device DEV on it; each step a test named
+# "LABEL: ...".  Sets SRV (the command prefix that runs in NS) and
+# SRV_GID (DEV's GID index for IP).
+far_end_up() {
+	local label=$1 ns=$2 ifc=$3 ip=$4 dev=$5
+
+	SRV=(/usr/sbin/ip netns exec "$ns")
+	run "$label: namespace $ns" 30 /usr/sbin/ip netns add "$ns"
+	run "$label: $ifc into $ns" 30 /usr/sbin/ip link set "$ifc" netns "$ns"
+	run "$label: address on $ifc" 30 \
+		/usr/sbin/ip -n "$ns" addr add "$ip/24" dev "$ifc"
+	run "$label: $ifc up" 30 /usr/sbin/ip -n "$ns" link set "$ifc" up
+	run "$label: lo up" 30 /usr/sbin/ip -n "$ns" link set lo up
+	run "$label: rdma link add $dev" 60 "${SRV[@]}" \
+		rdma link add "$dev" type "$DEV_TYPE" netdev "$ifc"
+	check "$label: $dev port active" wait_for 20 sh -c \
+		"grep -q ACTIVE /sys/class/infiniband/$dev/ports/1/state"
+	check "$label: $dev has a GID for $ip" wait_for 20 \
+		gid_index_of "$dev" "$ip"
+	SRV_GID=$(gid_index_of "$dev" "$ip" || echo 1)
 }
 
 # peer_mtu BYTES: the MTU of both ends of the veth pair (after peer_up).

@@ -424,28 +424,19 @@ run_selftests() {
 # addresses of its own (veth lvLc/lvLs, devices lnLc/lnLs, namespace
 # laneL, 10.78.L.0/24), and the scenario's globals pointed at it.
 lane_up() {
-	local l=$1 ns=lane$1
+	local l=$1
 	SRV_NET=lv${l}s SRV_DEV=ln${l}s CLI_DEV=ln${l}c
-	CLI_IP=10.78.$l.1 SRV_IP=10.78.$l.2 SRV=(/usr/sbin/ip netns exec "$ns")
+	CLI_IP=10.78.$l.1 SRV_IP=10.78.$l.2
 	run "lane $l: veth pair" 30 /usr/sbin/ip link add "lv${l}c" type veth peer name "$SRV_NET"
-	run "lane $l: namespace" 30 /usr/sbin/ip netns add "$ns"
-	run "lane $l: $SRV_NET into $ns" 30 /usr/sbin/ip link set "$SRV_NET" netns "$ns"
 	run "lane $l: $CLI_IP up" 30 /usr/sbin/ip addr add "$CLI_IP/24" dev "lv${l}c"
 	run "lane $l: lv${l}c up" 30 /usr/sbin/ip link set "lv${l}c" up
-	run "lane $l: $SRV_IP up" 30 /usr/sbin/ip -n "$ns" addr add "$SRV_IP/24" dev "$SRV_NET"
-	run "lane $l: $SRV_NET up" 30 /usr/sbin/ip -n "$ns" link set "$SRV_NET" up
-	run "lane $l: lo up in $ns" 30 /usr/sbin/ip -n "$ns" link set lo up
 	run "lane $l: rdma link add $CLI_DEV" 60 rdma link add "$CLI_DEV" type rxc netdev "lv${l}c"
-	run "lane $l: rdma link add $SRV_DEV" 60 "${SRV[@]}" \
-		rdma link add "$SRV_DEV" type rxc netdev "$SRV_NET"
 	# The devices show in every namespace (rdma's shared mode), as
 	# peer_up's do.
 	check "lane $l: $CLI_DEV has a GID for $CLI_IP" wait_for 20 \
 		gid_index_of "$CLI_DEV" "$CLI_IP"
-	check "lane $l: $SRV_DEV has a GID for $SRV_IP" wait_for 20 \
-		gid_index_of "$SRV_DEV" "$SRV_IP"
 	CLI_GID=$(gid_index_of "$CLI_DEV" "$CLI_IP" || echo 1)
-	SRV_GID=$(gid_index_of "$SRV_DEV" "$SRV_IP" || echo 1)
+	far_end_up "lane $l" "lane$l" "$SRV_NET" "$SRV_IP" "$SRV_DEV"
 }
 lane_down() {
 	"${SRV[@]}" rdma link delete "$SRV_DEV" 2>/dev/null || true
