@@ -25,7 +25,7 @@ rule (a veth pair keeps order), so the forgery makes the requester
 repeat work.  Not always: a packet the requester failed to send (its
 send_errors) never arrives, and a NAK past it acknowledges what the
 responder never got, a lie a hostile peer may tell
-(Documentation/liveness.rst, "Open").  QPN_MAP says which requester QP each responder QP talks
+(Documentation/liveness.rst, "A responder left behind").  QPN_MAP says which requester QP each responder QP talks
 to, "SRV:CLI,SRV:CLI" in hex.  At most one NAK per QP every GAP_MS
 (default 20) milliseconds, so that the requester still moves between
 them.  Prints how many it sent.

@@ -257,7 +257,7 @@ scenario() {
 	local -A moved=()
 	counters_snap moved "$CLI_DEV" retransmits retransmit_timeouts \
 		retransmit_probes seq_naks_rcvd rnr_naks_rcvd retry_exceeded \
-		rcv_qp_dropped
+		rcv_qp_dropped seq_naks_behind
 	# The server's side of a recovery: requests it answered again, and
 	# all it sent (a vanished one's device may be gone by the end).
 	[ "$mode" = vanish ] ||
@@ -325,6 +325,9 @@ scenario() {
 		why="client exit status $crc"
 	elif [ "$src" -ne 0 ]; then
 		why="server exit status $src"
+	elif grep -q 'fell behind a lie' "$co" &&
+		[ "${moved[$CLI_DEV/seq_naks_behind]:-0}" -le 0 ]; then
+		why="a QP failed, but its responder never NAKed behind una (seq_naks_behind)"
 	elif [ "$moves" = netem ] &&
 		! grep -q '^netem handled [1-9]' "$co.act"; then
 		why="no packet went through netem: the peer's misbehaviour did not show"
@@ -358,6 +361,9 @@ scenario() {
 }
 
 # The scenarios.  NAME | MODE | ACTION | ARG | SECS | MOVES | OPTIONS.
+# -L where NAKs are forged: one may acknowledge what the responder never
+# got (roce_nak.py), and that QP then fails, within its longer bound, as
+# long as its responder NAKed behind una (checked above).
 # -R is the longest round trip the row's misbehaviour can cause (its
 # delay and jitter, plus 100 ms for an emulated CPU's queues); -c the
 # retry count (7: forever, so that a behaving peer must see everything
@@ -369,11 +375,11 @@ scenario() {
 rows=(
 	"answers delayed, jittered, reordered, duplicated and lost|behave|netem|delay 20ms 10ms reorder 25% duplicate 10% loss 5%|3|retransmits|-R 140"
 	"the server's link stopped for 2 s|behave|stop||2|retransmit_probes|-t 14"
-	"forged sequence NAKs for 3 s|behave|nak|seq|3|seq_naks_rcvd|"
+	"forged sequence NAKs for 3 s|behave|nak|seq|3|seq_naks_rcvd|-L"
 	"the server process stopped for 2 s|behave|sigstop||2|rnr_naks_rcvd|-s 65536"
 	"the peer vanishes (its RoCE dropped for good)|vanish|vanish|loss|1|retry_exceeded|-c 2 -t 12"
 	"the peer vanishes (killed, its device deleted)|vanish|vanish|del|1|retry_exceeded|-c 3 -t 14"
-	"forged RNR NAKs for 3 s|behave|nak|rnr|3|rnr_naks_rcvd|-N"
+	"forged RNR NAKs for 3 s|behave|nak|rnr|3|rnr_naks_rcvd|-N -L"
 	"answers held back by 300 ms for 3 s|behave|netem|delay 300ms|3|netem|-R 400"
 	"30% of the answers lost for 3 s|behave|netem|loss 30%|3|retransmits|"
 	"the server's link stopped for 2 s, timeout 1 s|behave|stop||2|retransmit_timeouts|-t 18"

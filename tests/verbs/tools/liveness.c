@@ -7,7 +7,7 @@
  *   liveness -d DEV [-g GID] [-p PORT]                        server
  *   liveness -d DEV [-g GID] [-p PORT] [-S SEED] [-q QPS] [-n OPS]
  *            [-s MAXSIZE] [-w WINDOW] [-t TIMEOUT] [-c RETRY] [-H SECS]
- *            [-R RTT_MS] [-B NS] [-F MS] [-N] [-K] [-k KINDS]
+ *            [-R RTT_MS] [-B NS] [-F MS] [-N] [-K] [-L] [-k KINDS]
  *            [-m behave|vanish] [-T SECS] HOST                 client
  *
  * The client runs QPS RC QPs at once, each with a completion counter
@@ -65,6 +65,23 @@
  *           request must fail with RETRY_EXC_ERR after RETRY + 1 waits
  *           and all behind it be flushed (WR_FLUSH_ERR).  The client
  *           keeps posting until each QP has failed.
+ *
+ *   -L:    BOUND + (RETRY + 1) * WAIT for a request that fails, when
+ *          the peer lies: a NAK forged in its name acknowledges PSNs
+ *          its responder never got, which can neither be sent again
+ *          nor completed.  The responder then NAKs a PSN before the
+ *          oldest unacknowledged one, once, and stays silent; the QP
+ *          then spends a retry on each wait that hears nothing,
+ *          retry_cnt 7 included (Documentation/liveness.rst, "A
+ *          responder left behind"): the wait under way at HOSTILE, then
+ *          RETRY + 1 silent ones.  A QP may then end as a vanished
+ *          peer's does, within that bound, and so may one whose
+ *          retries the forger's NAKs used up while it lied (once the
+ *          QP has seen a NAK before una, 7 is no longer for ever).  A
+ *          request that succeeds is still held to BOUND.  On a QP that
+ *          failed, the server may lack what a lie acknowledged, or
+ *          have executed what failed, so it checks only that its
+ *          counter has no error and counts every receive it saw.
  *
  * At the end each client counter's completion value must equal the
  * successful sends, writes, reads and atomics its QP completed, and its
@@ -142,6 +159,7 @@ static struct {
 	uint32_t slack_ms;
 	bool rnr;
 	bool skew;		/* -K: a counter off by one, to be caught */
+	bool lies;		/* -L: a QP may end failed, its peer lied to */
 	const char *kinds;	/* -k: the kinds drawn, by letter */
 	enum mode mode;
 	int secs;
@@ -165,6 +183,7 @@ struct hello {
 struct summary {
 	uint64_t sends_ok;
 	uint64_t remote_ok;	/* writes, reads and atomics that succeeded */
+	uint64_t failed;	/* -L: the QP failed; its peer may lack some */
 };
 
 /* The server's verdict: counter mismatches found. */
@@ -280,6 +299,12 @@ static uint64_t bound_ns(void)
 	if (opt.mode == VANISH)
 		return (opt.retry + 1ull) * wait_ns() + rtt;
 	return wait_ns() + (opt.rnr ? RNR_MAX_NS : 0) + PACE_NS + rtt;
+}
+
+/* What -L adds to the bound of a request that fails (header comment). */
+static uint64_t lie_ns(void)
+{
+	return opt.lies ? (opt.retry + 1ull) * wait_ns() : 0;
 }
 
 /*
@@ -455,6 +480,24 @@ static void post_recv(struct side *s, struct conn *c)
 		rc_die("ibv_post_recv failed");
 }
 
+/*
+ * One server QP's receives and counter against what the client saw.  On
+ * a QP that failed with -L the client saw succeed what a lie
+ * acknowledged, which may never have come here, and saw fail what may
+ * have been executed here: only what this side saw itself is sure.
+ */
+static bool server_agrees(const struct conn *c, const struct summary *sum,
+			  uint64_t comp, uint64_t err)
+{
+	uint64_t want = sum->sends_ok + sum->remote_ok;
+
+	if (err)
+		return false;
+	if (!sum->failed)
+		return c->recvs_ok == sum->sends_ok && comp == want;
+	return comp >= c->recvs_ok;
+}
+
 /* Behave mode: the server's counters against what both ends saw. */
 static uint32_t server_check(struct side *s, const struct summary *sum)
 {
@@ -465,7 +508,8 @@ static uint32_t server_check(struct side *s, const struct summary *sum)
 
 	/* The last receives may still be on the CQ: take them, for a while. */
 	for (q = 0; q < s->hello.qps; q++) {
-		while (s->c[q].recvs_ok < sum[q].sends_ok && now_ns() < deadline) {
+		while (!sum[q].failed && s->c[q].recvs_ok < sum[q].sends_ok &&
+		       now_ns() < deadline) {
 			n = poll_or_wait(s, wc, 32, 10, -1);
 			for (i = 0; i < n; i++)
 				if (wc[i].status == IBV_WC_SUCCESS)
@@ -479,12 +523,13 @@ static uint32_t server_check(struct side *s, const struct summary *sum)
 		if (cntr_read(s->ctx, &c->cntr, ENTRY_COMP, &comp) ||
 		    cntr_read(s->ctx, &c->cntr, ENTRY_ERR, &err))
 			rc_die("cannot read the counter of QP %u", q);
-		if (c->recvs_ok != sum[q].sends_ok || comp != want || err) {
-			fprintf(stderr, "liveness: server QP %u: %llu receives seen for %llu sends; counter %llu (expected %llu), errors %llu (expected 0)\n",
+		if (!server_agrees(c, &sum[q], comp, err)) {
+			fprintf(stderr, "liveness: server QP %u: %llu receives seen for %llu sends; counter %llu (expected %s%llu), errors %llu (expected 0)\n",
 				q, (unsigned long long)c->recvs_ok,
 				(unsigned long long)sum[q].sends_ok,
 				(unsigned long long)comp,
-				(unsigned long long)want,
+				sum[q].failed ? "at least " : "",
+				(unsigned long long)(sum[q].failed ? c->recvs_ok : want),
 				(unsigned long long)err);
 			bad++;
 		}
@@ -693,11 +738,15 @@ static double secs_of(const struct side *s, uint64_t ns)
 	return (double)(ns - s->start_ns) / 1e9;
 }
 
-/* When @r is due: the hostile end may still move earlier (SIGUSR1). */
-static uint64_t deadline(const struct side *s, const struct req *r)
+/*
+ * When @r is due: the hostile end may still move earlier (SIGUSR1).  A
+ * request that fails, or may yet (@failing), has longer with -L.
+ */
+static uint64_t deadline(const struct side *s, const struct req *r,
+			 bool failing)
 {
 	return (r->post_ns > s->hostile_ns ? r->post_ns : s->hostile_ns) +
-	       r->allow_ns;
+	       r->allow_ns + (failing ? lie_ns() : 0);
 }
 
 /*
@@ -729,7 +778,8 @@ static void take_behaves(struct side *s)
 }
 
 /* A late request: say all there is to know, then end the run. */
-static void late(struct side *s, struct conn *c, uint32_t i, uint64_t at)
+static void late(struct side *s, struct conn *c, uint32_t i, uint64_t due,
+		 uint64_t at)
 {
 	const struct req *r = &c->reqs[i];
 
@@ -737,9 +787,8 @@ static void late(struct side *s, struct conn *c, uint32_t i, uint64_t at)
 		(unsigned long long)opt.seed, (unsigned int)(c - s->c),
 		c->qp->qp_num, i, kind_names[r->kind],
 		(unsigned long long)r->len, secs_of(s, r->post_ns),
-		secs_of(s, deadline(s, r)),
-		r->done ? "completed" : "still pending",
-		(double)(at - deadline(s, r)) / 1e9);
+		secs_of(s, due), r->done ? "completed" : "still pending",
+		(double)(at - due) / 1e9);
 	/* Slow or stuck: what the QPs got done since it was posted. */
 	fprintf(stderr, "liveness: since it was posted, %u requests of %llu bytes completed on all QPs\n",
 		s->done_reqs - r->done_reqs_at_post,
@@ -758,8 +807,10 @@ static void late(struct side *s, struct conn *c, uint32_t i, uint64_t at)
  */
 static bool has_more(const struct side *s, const struct conn *c)
 {
+	if (c->first_err != UINT32_MAX)
+		return false;
 	if (opt.mode == VANISH)
-		return c->first_err == UINT32_MAX;
+		return true;
 	return c->posted < opt.ops || now_ns() < s->hostile_ns;
 }
 
@@ -788,6 +839,7 @@ static void complete(struct side *s, const struct ibv_wc *wc, uint64_t now,
 	struct conn *c = conn_of(s, wc->qp_num);
 	uint32_t i = c->done;
 	struct req *r = &c->reqs[i];
+	uint64_t due = deadline(s, r, wc->status != IBV_WC_SUCCESS);
 
 	/* RC completes a send queue in order. */
 	if (wc->wr_id != i)
@@ -800,10 +852,10 @@ static void complete(struct side *s, const struct ibv_wc *wc, uint64_t now,
 	s->in_flight -= r->len;
 	s->done_bytes += r->len;
 	s->done_reqs++;
-	if (now > deadline(s, r))
-		late(s, c, i, now);
-	if (deadline(s, r) - now < *headroom)
-		*headroom = deadline(s, r) - now;
+	if (now > due)
+		late(s, c, i, due, now);
+	if (due - now < *headroom)
+		*headroom = due - now;
 	if (wc->status == IBV_WC_SUCCESS) {
 		c->ok[r->kind]++;
 		if (r->kind != K_LOCAL)
@@ -819,19 +871,24 @@ static void complete(struct side *s, const struct ibv_wc *wc, uint64_t now,
 /* Every request's status against the mode's rules; false if broken. */
 static bool check_statuses(struct side *s)
 {
+	bool may_fail = opt.mode == VANISH || opt.lies;
 	bool good = true;
 	uint32_t q, i;
 
 	for (q = 0; q < opt.qps; q++) {
 		struct conn *c = &s->c[q];
 
+		if (opt.lies && opt.mode == BEHAVE &&
+		    c->first_err != UINT32_MAX)
+			printf("liveness: QP %u failed at request %u: its peer fell behind a lie (-L)\n",
+			       q, c->first_err);
 		for (i = 0; i < c->posted; i++) {
 			enum ibv_wc_status want = IBV_WC_SUCCESS;
 			uint8_t got = c->reqs[i].status;
 
-			if (opt.mode == VANISH && i == c->first_err)
+			if (may_fail && i == c->first_err)
 				want = IBV_WC_RETRY_EXC_ERR;
-			else if (opt.mode == VANISH && i > c->first_err)
+			else if (may_fail && i > c->first_err)
 				want = IBV_WC_WR_FLUSH_ERR;
 			if (got == want)
 				continue;
@@ -902,11 +959,11 @@ static int run_client(void)
 		rc_xchg(s.fd, &s.c[q].me, &s.c[q].peer, sizeof(s.c[q].me));
 	connect_all(&s);
 	rc_xchg(s.fd, NULL, &v, sizeof(v));
-	printf("liveness: seed %llu, %s, %u QPs x %u requests up to %llu bytes, window %u, timeout %u, retry %u, hostile %.1f s, bound %.3f s + %u ns/byte + %u ms\n",
+	printf("liveness: seed %llu, %s, %u QPs x %u requests up to %llu bytes, window %u, timeout %u, retry %u, hostile %.1f s, bound %.3f s (failing %.3f s) + %u ns/byte + %u ms\n",
 	       (unsigned long long)opt.seed, mode_names[opt.mode], opt.qps,
 	       opt.ops, (unsigned long long)opt.max_size, opt.window,
 	       opt.timeout, opt.retry, opt.hostile_s, bound_ns() / 1e9,
-	       opt.ns_per_byte, opt.slack_ms);
+	       (bound_ns() + lie_ns()) / 1e9, opt.ns_per_byte, opt.slack_ms);
 	fflush(stdout);
 
 	s.start_ns = now_ns();
@@ -926,9 +983,13 @@ static int run_client(void)
 			struct conn *c = &s.c[q];
 			uint32_t j;
 
-			for (j = c->done; j < c->posted; j++)
-				if (now > deadline(&s, &c->reqs[j]))
-					late(&s, c, j, now);
+			for (j = c->done; j < c->posted; j++) {
+				uint64_t due = deadline(&s, &c->reqs[j],
+							opt.lies);
+
+				if (now > due)
+					late(&s, c, j, due, now);
+			}
 		}
 		if (now > limit)
 			rc_die("not done after %d s (-T)", opt.secs);
@@ -953,6 +1014,7 @@ static int run_client(void)
 			.sends_ok = c->ok[K_SEND],
 			.remote_ok = c->ok[K_WRITE] + c->ok[K_READ] +
 				     c->ok[K_FADD] + c->ok[K_CSWP],
+			.failed = c->first_err != UINT32_MAX,
 		};
 	}
 	if (opt.mode == BEHAVE) {
@@ -977,7 +1039,7 @@ static void usage(void)
 	fprintf(stderr,
 		"usage: liveness -d DEV [-g GID] [-p PORT] [-S SEED] [-q QPS] [-n OPS]\n"
 		"                [-s MAXSIZE] [-w WINDOW] [-t TIMEOUT] [-c RETRY] [-H SECS]\n"
-		"                [-R RTT_MS] [-B NS] [-F MS] [-N] [-K] [-k KINDS]\n"
+		"                [-R RTT_MS] [-B NS] [-F MS] [-N] [-K] [-L] [-k KINDS]\n"
 		"                [-m behave|vanish]\n"
 		"                [-T SECS] [HOST]\n");
 	exit(2);
@@ -987,7 +1049,7 @@ static void parse(int argc, char **argv)
 {
 	int ch;
 
-	while ((ch = getopt(argc, argv, "d:g:p:S:q:n:s:w:t:c:H:R:B:F:NKk:m:T:")) != -1) {
+	while ((ch = getopt(argc, argv, "d:g:p:S:q:n:s:w:t:c:H:R:B:F:NKLk:m:T:")) != -1) {
 		switch (ch) {
 		case 'd':
 			opt.dev = optarg;
@@ -1036,6 +1098,9 @@ static void parse(int argc, char **argv)
 			break;
 		case 'K':
 			opt.skew = true;
+			break;
+		case 'L':
+			opt.lies = true;
 			break;
 		case 'k':
 			opt.kinds = optarg;
