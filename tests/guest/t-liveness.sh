@@ -257,7 +257,7 @@ scenario() {
 	local -A moved=()
 	counters_snap moved "$CLI_DEV" retransmits retransmit_timeouts \
 		retransmit_probes seq_naks_rcvd rnr_naks_rcvd retry_exceeded \
-		rcv_qp_dropped seq_naks_behind
+		rcv_qp_dropped responders_behind
 	# The server's side of a recovery: requests it answered again, and
 	# all it sent (a vanished one's device may be gone by the end).
 	[ "$mode" = vanish ] ||
@@ -326,8 +326,8 @@ scenario() {
 	elif [ "$src" -ne 0 ]; then
 		why="server exit status $src"
 	elif grep -q 'fell behind a lie' "$co" &&
-		[ "${moved[$CLI_DEV/seq_naks_behind]:-0}" -le 0 ]; then
-		why="a QP failed, but its responder never NAKed behind una (seq_naks_behind)"
+		[ "${moved[$CLI_DEV/responders_behind]:-0}" -le 0 ]; then
+		why="a QP failed, but no responder was seen behind what was acknowledged (responders_behind)"
 	elif [ "$moves" = netem ] &&
 		! grep -q '^netem handled [1-9]' "$co.act"; then
 		why="no packet went through netem: the peer's misbehaviour did not show"
@@ -363,7 +363,8 @@ scenario() {
 # The scenarios.  NAME | MODE | ACTION | ARG | SECS | MOVES | OPTIONS.
 # -L where NAKs are forged: one may acknowledge what the responder never
 # got (roce_nak.py), and that QP then fails, within its longer bound, as
-# long as its responder NAKed behind una (checked above).
+# long as the client saw a responder behind (responders_behind, checked
+# above; a device counter, so one QP's vouches for all).
 # -R is the longest round trip the row's misbehaviour can cause (its
 # delay and jitter, plus 100 ms for an emulated CPU's queues); -c the
 # retry count (7: forever, so that a behaving peer must see everything

@@ -81,7 +81,8 @@
  *          request that succeeds is still held to BOUND.  On a QP that
  *          failed, the server may lack what a lie acknowledged, or
  *          have executed what failed, so it checks only that its
- *          counter has no error and counts every receive it saw.
+ *          counter has no error, counts every receive it saw, and
+ *          counts no more than the client posted.
  *
  * At the end each client counter's completion value must equal the
  * successful sends, writes, reads and atomics its QP completed, and its
@@ -184,6 +185,8 @@ struct summary {
 	uint64_t sends_ok;
 	uint64_t remote_ok;	/* writes, reads and atomics that succeeded */
 	uint64_t failed;	/* -L: the QP failed; its peer may lack some */
+	uint64_t sends_posted;
+	uint64_t remote_posted;	/* writes, reads and atomics posted */
 };
 
 /* The server's verdict: counter mismatches found. */
@@ -216,6 +219,7 @@ struct conn {
 	uint32_t posted, done;
 	uint32_t first_err;	/* index of the first failure, or UINT32_MAX */
 	uint64_t ok[K_NR];
+	uint64_t posted_kind[K_NR];	/* client */
 	uint64_t counted_ok, counted_err;
 	uint64_t recvs_ok;	/* server */
 };
@@ -484,7 +488,7 @@ static void post_recv(struct side *s, struct conn *c)
  * One server QP's receives and counter against what the client saw.  On
  * a QP that failed with -L the client saw succeed what a lie
  * acknowledged, which may never have come here, and saw fail what may
- * have been executed here: only what this side saw itself is sure.
+ * have been executed here: nothing beyond what the client posted.
  */
 static bool server_agrees(const struct conn *c, const struct summary *sum,
 			  uint64_t comp, uint64_t err)
@@ -495,7 +499,8 @@ static bool server_agrees(const struct conn *c, const struct summary *sum,
 		return false;
 	if (!sum->failed)
 		return c->recvs_ok == sum->sends_ok && comp == want;
-	return comp >= c->recvs_ok;
+	return c->recvs_ok <= sum->sends_posted && comp >= c->recvs_ok &&
+	       comp <= sum->sends_posted + sum->remote_posted;
 }
 
 /* Behave mode: the server's counters against what both ends saw. */
@@ -528,8 +533,9 @@ static uint32_t server_check(struct side *s, const struct summary *sum)
 				q, (unsigned long long)c->recvs_ok,
 				(unsigned long long)sum[q].sends_ok,
 				(unsigned long long)comp,
-				sum[q].failed ? "at least " : "",
-				(unsigned long long)(sum[q].failed ? c->recvs_ok : want),
+				sum[q].failed ? "at most " : "",
+				(unsigned long long)(sum[q].failed ?
+					sum[q].sends_posted + sum[q].remote_posted : want),
 				(unsigned long long)err);
 			bad++;
 		}
@@ -723,6 +729,7 @@ static void post_one(struct side *s, struct conn *c)
 		c->mw_bound = !c->mw_bound;
 	}
 	s->in_flight += len;
+	c->posted_kind[k]++;
 	*r = (struct req){
 		.post_ns = now, .len = len, .kind = k,
 		.done_bytes_at_post = s->done_bytes,
@@ -1015,6 +1022,11 @@ static int run_client(void)
 			.remote_ok = c->ok[K_WRITE] + c->ok[K_READ] +
 				     c->ok[K_FADD] + c->ok[K_CSWP],
 			.failed = c->first_err != UINT32_MAX,
+			.sends_posted = c->posted_kind[K_SEND],
+			.remote_posted = c->posted_kind[K_WRITE] +
+					 c->posted_kind[K_READ] +
+					 c->posted_kind[K_FADD] +
+					 c->posted_kind[K_CSWP],
 		};
 	}
 	if (opt.mode == BEHAVE) {

@@ -30,6 +30,25 @@
 #define RXC_NAK_REMOTE_OP	3
 
 /*
+ * The responder may lack @psn, which an answer in its name acknowledged
+ * (Documentation/liveness.rst, "A responder left behind"): a sequence NAK
+ * before una, or an ACK past a NAKed PSN not sent since.  Either may
+ * also be a late copy, or a packet that came late; but a responder left
+ * behind NAKs once and then drops whatever it gets, silently, while one
+ * in step answers what is sent again.  So from now on a wait that hears
+ * nothing spends a retry even at retry_cnt 7 (rxc_req_spend_retry()).
+ * The mark stays: a later answer that makes progress may be another lie.
+ */
+static void rxc_comp_peer_behind(struct rxc_qp *qp, u32 psn)
+{
+	rxc_stat_inc(to_rdev(qp->ibqp.device), RXC_STAT_RESPONDERS_BEHIND);
+	if (!qp->req.peer_behind)
+		rxc_dbg_qp(qp, "responder behind PSN %#x, una %#x: silent waits now counted\n",
+			   psn, qp->req.una);
+	qp->req.peer_behind = true;
+}
+
+/*
  * Forward progress: everything before @una has arrived.  Only progress
  * restores the retry budgets and starts a new wait for progress.  An
  * answer that acknowledges nothing new (an ACK repeated, a NAK at una)
@@ -45,6 +64,13 @@ static void rxc_comp_progress(struct rxc_qp *qp, u32 una)
 
 	if (acked <= 0)
 		return;
+	/*
+	 * The responder said it lacked nak_psn, which has not been sent
+	 * since: a responder cannot accept what follows without it, so
+	 * this answer, or the NAK, was not the responder's.
+	 */
+	if (req->nak_unsent && rxc_psn_diff(una, req->nak_psn) > 0)
+		rxc_comp_peer_behind(qp, req->nak_psn);
 	req->una = una;
 	rxc_cwnd_acked(&req->cwnd, una, acked);
 	/* A clock read per ACK showed in the profile of small reads. */
@@ -200,6 +226,8 @@ static void rxc_comp_nak(struct rxc_qp *qp, u32 psn, u8 code)
 	if (code == RXC_NAK_PSN_SEQ) {
 		/* From the oldest gap: a response lost before @psn included. */
 		rxc_stat_inc(rxc, RXC_STAT_SEQ_NAKS_RCVD);
+		qp->req.nak_psn = psn;
+		qp->req.nak_unsent = true;
 		rxc_comp_loss(qp);
 		rxc_req_rewind(qp, qp->req.una);
 		return;
@@ -221,7 +249,8 @@ static void rxc_comp_nak(struct rxc_qp *qp, u32 psn, u8 code)
  * and cannot be sent again.  Acting on that NAK would rewind to una,
  * which the responder never accepts, for ever.  Dropped, it leaves the
  * QP to its retransmit timer: its retries run out (RETRY_EXC_ERR) unless
- * the responder makes progress again (rxc_comp_peer_behind()).
+ * the responder makes progress again, at retry_cnt 7 too when it is
+ * silent (rxc_comp_peer_behind()).
  */
 static bool rxc_comp_aeth_in_window(const struct rxc_req *req, u8 syn,
 				    u32 psn)
@@ -231,27 +260,6 @@ static bool rxc_comp_aeth_in_window(const struct rxc_req *req, u8 syn,
 	if (RXC_AETH_TYPE(syn) == RXC_AETH_ACK)
 		oldest = rxc_psn_add(oldest, RXC_PSN_MASK);	/* una - 1 */
 	return rxc_psn_diff(psn, oldest) >= 0;
-}
-
-/*
- * A sequence NAK at @psn, before una: a late copy of an old NAK, or a
- * responder left behind by a lie, which NAKs the gap once and then drops
- * every packet the requester sends, silently.  A lie cannot be undone;
- * what must not happen is a QP at retry_cnt 7 that retries for ever a
- * peer that will never accept its packets again.  Nothing here tells the
- * two apart, but what follows does: a responder in step answers what is
- * sent again (a duplicate draws an ACK), one left behind stays silent.
- * So from now on a wait that hears nothing spends a retry even at
- * retry_cnt 7 (rxc_req_spend_retry()).  The mark stays: a later ACK
- * that makes progress may be another lie.
- */
-static void rxc_comp_peer_behind(struct rxc_qp *qp, u32 psn)
-{
-	rxc_stat_inc(to_rdev(qp->ibqp.device), RXC_STAT_SEQ_NAKS_BEHIND);
-	if (!qp->req.peer_behind)
-		rxc_dbg_qp(qp, "sequence NAK for PSN %#x, below una %#x: retries now counted\n",
-			   psn, qp->req.una);
-	qp->req.peer_behind = true;
 }
 
 /**
@@ -385,8 +393,8 @@ void rxc_comp_recv(struct rxc_qp *qp, struct sk_buff *skb)
 		goto out;
 	}
 
-	/* Read data and atomic results also acknowledge what came before. */
 	qp->req.answered = true;
+	/* Read data and atomic results also acknowledge what came before. */
 	w = rxc_comp_oldest(qp);
 	if (!rxc_swqe_holds(w, psn)) {
 		rxc_comp_resp_outside(qp, w, psn);

@@ -362,6 +362,7 @@ void rxc_req_start(struct rxc_qp *qp)
 	req->rnr_left = qp->attr.rnr_retry;
 	req->peer_behind = false;
 	req->answered = false;
+	req->nak_unsent = false;
 	req->timer_armed = false;
 	req->cur = qp->sq.q.cons;
 	req->tail = qp->sq.q.cons;
@@ -547,6 +548,8 @@ static bool rxc_req_send_pkt(struct rxc_qp *qp, struct rxc_swqe *w,
 		rxc_stat_inc(rxc, RXC_STAT_RETRANSMITS);
 	else if (ackreq)
 		rxc_req_time_psn(req, at->psn);
+	if (at->psn == req->nak_psn)
+		req->nak_unsent = false;
 	rxc_qp_send_pkt(qp, rxc_swqe_av(qp, w), skb, batch);
 	return true;
 }
@@ -914,12 +917,12 @@ static bool rxc_req_use_retry(u8 *left, bool forever)
 bool rxc_req_spend_retry(struct rxc_qp *qp)
 {
 	struct rxc_req *req = &qp->req;
-	bool silent = !req->answered;
+	bool silent = !req->answered, forever;
 
 	req->answered = false;
-	return rxc_req_use_retry(&req->retry_left,
-				 qp->attr.retry_cnt == RXC_RETRY_FOREVER &&
-				 !(req->peer_behind && silent));
+	forever = qp->attr.retry_cnt == RXC_RETRY_FOREVER &&
+		  !(req->peer_behind && silent);
+	return rxc_req_use_retry(&req->retry_left, forever);
 }
 EXPORT_SYMBOL_IF_KUNIT(rxc_req_spend_retry);
 
@@ -992,6 +995,7 @@ void rxc_req_timeout(struct rxc_qp *qp)
 			      !time_before(jiffies, rxc_req_wait_end(qp)))) {
 	case RXC_RTO_LATE_PROBE:
 		req->wait_start = jiffies;
+		req->answered = false;
 		fallthrough;
 	case RXC_RTO_PROBE:
 		rxc_req_probe(qp);

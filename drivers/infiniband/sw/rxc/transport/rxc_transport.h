@@ -184,9 +184,10 @@ static_assert(sizeof(struct rxc_swqe) <= 128);
  * @rd_bytes: bytes the reads in flight ask for
  * @retry_left: transport retries left before RETRY_EXC_ERR
  * @rnr_left: RNR retries left before RNR_RETRY_EXC_ERR
- * @peer_behind: the responder NAKed a PSN before @una: an answer in its
- *		 name may have acknowledged packets it never got
- *		 (rxc_comp_peer_behind())
+ * @peer_behind: an answer in the responder's name may have acknowledged
+ *		 packets it never got (rxc_comp_peer_behind())
+ * @nak_psn: the PSN the last sequence NAK in the window named
+ * @nak_unsent: @nak_psn has not been sent again since that NAK
  * @answered: a response of any kind came during the current wait for
  *	      progress (rxc_comp_aeth(), rxc_comp_recv()); with
  *	      @peer_behind, a wait without one spends a retry even at
@@ -224,6 +225,8 @@ struct rxc_req {
 	u8 rnr_left;
 	bool peer_behind;
 	bool answered;
+	bool nak_unsent;
+	u32 nak_psn;
 	bool rnr_wait;
 	bool timer_armed;
 	unsigned long timer_due;
