@@ -362,7 +362,6 @@ void rxc_req_start(struct rxc_qp *qp)
 	req->rnr_left = qp->attr.rnr_retry;
 	req->peer_behind = false;
 	req->answered = false;
-	req->nak_unsent = false;
 	req->timer_armed = false;
 	req->cur = qp->sq.q.cons;
 	req->tail = qp->sq.q.cons;
@@ -548,8 +547,6 @@ static bool rxc_req_send_pkt(struct rxc_qp *qp, struct rxc_swqe *w,
 		rxc_stat_inc(rxc, RXC_STAT_RETRANSMITS);
 	else if (ackreq)
 		rxc_req_time_psn(req, at->psn);
-	if (at->psn == req->nak_psn)
-		req->nak_unsent = false;
 	rxc_qp_send_pkt(qp, rxc_swqe_av(qp, w), skb, batch);
 	return true;
 }

@@ -186,8 +186,6 @@ static_assert(sizeof(struct rxc_swqe) <= 128);
  * @rnr_left: RNR retries left before RNR_RETRY_EXC_ERR
  * @peer_behind: an answer in the responder's name may have acknowledged
  *		 packets it never got (rxc_comp_peer_behind())
- * @nak_psn: the PSN the last sequence NAK in the window named
- * @nak_unsent: @nak_psn has not been sent again since that NAK
  * @answered: a response of any kind came during the current wait for
  *	      progress (rxc_comp_aeth(), rxc_comp_recv()); with
  *	      @peer_behind, a wait without one spends a retry even at
@@ -225,8 +223,6 @@ struct rxc_req {
 	u8 rnr_left;
 	bool peer_behind;
 	bool answered;
-	bool nak_unsent;
-	u32 nak_psn;
 	bool rnr_wait;
 	bool timer_armed;
 	unsigned long timer_due;
