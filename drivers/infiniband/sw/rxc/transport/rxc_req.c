@@ -328,6 +328,13 @@ static void rxc_req_set_timer(struct rxc_qp *qp)
 	rxc_req_timer_at(qp, at);
 }
 
+/* A new wait for progress begins now: nothing heard in it yet. */
+static void rxc_req_wait_begin(struct rxc_req *req)
+{
+	req->wait_start = jiffies;
+	req->answered = false;
+}
+
 /*
  * Start a wait for progress; a timeout of 0 means never (IBA).  With
  * nothing unacknowledged there is none: a timer still armed then finds
@@ -341,8 +348,7 @@ void rxc_req_arm_timer(struct rxc_qp *qp)
 		qp->req.timer_armed = false;
 		return;
 	}
-	qp->req.wait_start = jiffies;
-	qp->req.answered = false;
+	rxc_req_wait_begin(&qp->req);
 	rxc_req_set_timer(qp);
 }
 
@@ -991,8 +997,7 @@ void rxc_req_timeout(struct rxc_qp *qp)
 	switch (rxc_rto_fired(&req->rto,
 			      !time_before(jiffies, rxc_req_wait_end(qp)))) {
 	case RXC_RTO_LATE_PROBE:
-		req->wait_start = jiffies;
-		req->answered = false;
+		rxc_req_wait_begin(req);
 		fallthrough;
 	case RXC_RTO_PROBE:
 		rxc_req_probe(qp);
