@@ -600,6 +600,12 @@ static int run_server(void)
 
 /* ---- client ---- */
 
+/* The writes, reads and atomics of a per-kind count. */
+static uint64_t remote_ops(const uint64_t n[K_NR])
+{
+	return n[K_WRITE] + n[K_READ] + n[K_FADD] + n[K_CSWP];
+}
+
 /* Sizes spread over the powers of two up to the maximum. */
 static uint64_t draw_len(struct conn *c)
 {
@@ -1019,14 +1025,10 @@ static int run_client(void)
 		       c->first_err == UINT32_MAX ? -1 : (int)c->first_err);
 		sum[q] = (struct summary){
 			.sends_ok = c->ok[K_SEND],
-			.remote_ok = c->ok[K_WRITE] + c->ok[K_READ] +
-				     c->ok[K_FADD] + c->ok[K_CSWP],
+			.remote_ok = remote_ops(c->ok),
 			.failed = c->first_err != UINT32_MAX,
 			.sends_posted = c->posted_kind[K_SEND],
-			.remote_posted = c->posted_kind[K_WRITE] +
-					 c->posted_kind[K_READ] +
-					 c->posted_kind[K_FADD] +
-					 c->posted_kind[K_CSWP],
+			.remote_posted = remote_ops(c->posted_kind),
 		};
 	}
 	if (opt.mode == BEHAVE) {
