@@ -2,8 +2,8 @@
 /*
  * The completer's ACKs and NAKs: which ones it takes, that only forward
  * progress restores the retry budgets, and that a responder left behind
- * by a lie (a sequence NAK before una, or an answer past a NAKed PSN
- * sent only once, then silence) ends retry_cnt 7's "for ever".
+ * by a lie (a sequence NAK before una, then silence) ends retry_cnt 7's
+ * "for ever".
  * The QP has sent PSNs 0x100 to 0x10f, none acknowledged, and has one
  * retry of each kind left; its send queue holds nothing to retire, and
  * its local ACK timeout is 0 (no timer), so each case sees the answer's
@@ -159,73 +159,9 @@ static void comp_retries(struct kunit *test)
 		KUNIT_EXPECT_EQ(test, granted, c->spends);
 }
 
-/*
- * Two answers in a row, with a PSN sent again before the first, between
- * them or not at all, and whether they leave the responder marked as
- * behind: the second acknowledges past the PSN the first NAKed, or not.
- * Past it, with that PSN never sent again, the responder cannot have
- * accepted what the second answer acknowledges (a forged NAK, or a forged
- * ACK, in its name).  Sent again, even before the NAK came, it may have
- * (seed 2016 of the liveness long run: an honest NAK and ACK that arrived
- * together after a timeout's resend).
- */
-enum resend_when { RESENT_NEVER, RESENT_BEFORE, RESENT_BETWEEN };
-
-struct pair_case {
-	const char *name;
-	u8 syn1;
-	u32 psn1;
-	u8 syn2;
-	u32 psn2;
-	enum resend_when when;
-	u32 resent;		/* the PSN sent again */
-	bool behind;
-};
-
-static const struct pair_case pair_cases[] = {
-	{ "an_ack_past_a_nak_never_resent_marks_the_peer_behind",
-	  SYN_SEQ_NAK, 0x104, SYN_ACK, 0x108, RESENT_NEVER, 0, true },
-	{ "a_nak_past_a_nak_never_resent_marks_the_peer_behind",
-	  SYN_SEQ_NAK, 0x104, SYN_SEQ_NAK, 0x10a, RESENT_NEVER, 0, true },
-	{ "another_psn_resent_leaves_the_naked_one_sent_once",
-	  SYN_SEQ_NAK, 0x104, SYN_ACK, 0x108, RESENT_BEFORE, 0x106, true },
-	{ "an_ack_past_a_nak_resent_before_it_marks_nothing",
-	  SYN_SEQ_NAK, 0x104, SYN_ACK, 0x108, RESENT_BEFORE, 0x104, false },
-	{ "an_ack_past_a_nak_resent_since_marks_nothing",
-	  SYN_SEQ_NAK, 0x104, SYN_ACK, 0x108, RESENT_BETWEEN, 0x104, false },
-	{ "an_ack_up_to_the_naked_psn_marks_nothing",
-	  SYN_SEQ_NAK, 0x104, SYN_ACK, 0x103, RESENT_NEVER, 0, false },
-	{ "a_nak_repeated_marks_nothing",
-	  SYN_SEQ_NAK, 0x104, SYN_SEQ_NAK, 0x104, RESENT_NEVER, 0, false },
-	{ "acks_alone_mark_nothing",
-	  SYN_ACK, 0x104, SYN_ACK, 0x108, RESENT_NEVER, 0, false },
-};
-
-static void pair_case_desc(const struct pair_case *c, char *desc)
-{
-	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
-}
-
-KUNIT_ARRAY_PARAM(pair, pair_cases, pair_case_desc);
-
-static void comp_pair(struct kunit *test)
-{
-	const struct pair_case *c = test->param_value;
-	struct rxc_qp *qp = comp_qp(test);
-
-	if (c->when == RESENT_BEFORE)
-		rxc_req_note_resend(&qp->req, c->resent);
-	rxc_comp_aeth(qp, c->syn1, c->psn1);
-	if (c->when == RESENT_BETWEEN)
-		rxc_req_note_resend(&qp->req, c->resent);
-	rxc_comp_aeth(qp, c->syn2, c->psn2);
-	KUNIT_EXPECT_EQ(test, qp->req.peer_behind, c->behind);
-}
-
 static struct kunit_case rxc_comp_test_cases[] = {
 	KUNIT_CASE_PARAM(comp_answer, comp_gen_params),
 	KUNIT_CASE_PARAM(comp_retries, retry_gen_params),
-	KUNIT_CASE_PARAM(comp_pair, pair_gen_params),
 	{}
 };
 

@@ -32,10 +32,9 @@
 /*
  * The responder may lack @psn, which an answer in its name acknowledged
  * (Documentation/liveness.rst, "A responder left behind"): a sequence NAK
- * before una, or an answer past a NAKed PSN sent only once.  Either may
- * also be a late packet; but a responder left behind NAKs once and then
- * drops whatever it gets, silently, while one in step answers what is
- * sent again.  So from now on a wait that hears
+ * before una.  It may also be a late copy; but a responder left
+ * behind NAKs once and then drops whatever it gets, silently, while one
+ * in step answers what is sent again.  So from now on a wait that hears
  * nothing spends a retry even at retry_cnt 7 (rxc_req_spend_retry()).
  * The mark stays: a later answer that makes progress may be another lie.
  */
@@ -64,17 +63,6 @@ static void rxc_comp_progress(struct rxc_qp *qp, u32 una)
 
 	if (acked <= 0)
 		return;
-	/*
-	 * The responder said it lacked nak_psn.  It accepts nothing after
-	 * that PSN before a copy of it, so an answer past it is a lie when
-	 * the NAKed packet never went out again, whether before the NAK came
-	 * (a timeout's resend may cross it) or since.
-	 */
-	if (req->nak_pending && rxc_psn_diff(una, req->nak_psn) > 0) {
-		req->nak_pending = false;
-		if (!rxc_req_was_resent(req, req->nak_psn))
-			rxc_comp_peer_behind(qp, req->nak_psn);
-	}
 	req->una = una;
 	rxc_cwnd_acked(&req->cwnd, una, acked);
 	/* A clock read per ACK showed in the profile of small reads. */
@@ -230,8 +218,6 @@ static void rxc_comp_nak(struct rxc_qp *qp, u32 psn, u8 code)
 	if (code == RXC_NAK_PSN_SEQ) {
 		/* From the oldest gap: a response lost before @psn included. */
 		rxc_stat_inc(rxc, RXC_STAT_SEQ_NAKS_RCVD);
-		qp->req.nak_psn = psn;
-		qp->req.nak_pending = true;
 		rxc_comp_loss(qp);
 		rxc_req_rewind(qp, qp->req.una);
 		return;

@@ -368,9 +368,6 @@ void rxc_req_start(struct rxc_qp *qp)
 	req->rnr_left = qp->attr.rnr_retry;
 	req->peer_behind = false;
 	req->answered = false;
-	req->nak_pending = false;
-	req->resent_lo = req->psn;
-	req->resent_hi = req->psn;
 	req->timer_armed = false;
 	req->cur = qp->sq.q.cons;
 	req->tail = qp->sq.q.cons;
@@ -493,38 +490,6 @@ struct rxc_req_pos {
 };
 
 /**
- * rxc_req_note_resend - remember that @psn went out once more
- * @req: the requester
- * @psn: a PSN before max_psn, being sent again
- *
- * One span, not a set: it grows to cover each resend, and so may cover
- * PSNs in between that were sent once.  That errs only one way: a
- * responder left behind may go unseen (rxc_comp_progress()), an honest
- * one is never taken for it.  A span wholly before una is stale, and the
- * next resend starts a new one.
- */
-void rxc_req_note_resend(struct rxc_req *req, u32 psn)
-{
-	if (rxc_psn_diff(req->resent_hi, req->una) <= 0) {
-		req->resent_lo = psn;
-		req->resent_hi = rxc_psn_add(psn, 1);
-		return;
-	}
-	if (rxc_psn_diff(psn, req->resent_lo) < 0)
-		req->resent_lo = psn;
-	if (rxc_psn_diff(psn, req->resent_hi) >= 0)
-		req->resent_hi = rxc_psn_add(psn, 1);
-}
-EXPORT_SYMBOL_IF_KUNIT(rxc_req_note_resend);
-
-/* May @psn, at or after una, have been sent more than once? */
-bool rxc_req_was_resent(const struct rxc_req *req, u32 psn)
-{
-	return rxc_psn_diff(psn, req->resent_lo) >= 0 &&
-	       rxc_psn_diff(psn, req->resent_hi) < 0;
-}
-
-/**
  * rxc_req_send_pkt - send the packet of @w at @at
  * @qp: the QP
  * @w: the WQE at @at
@@ -584,12 +549,10 @@ static bool rxc_req_send_pkt(struct rxc_qp *qp, struct rxc_swqe *w,
 	 * waits for a later one to be acknowledged, and its sample would
 	 * count the pace's gaps between them as round trip.
 	 */
-	if (rxc_psn_diff(at->psn, req->max_psn) < 0) {
+	if (rxc_psn_diff(at->psn, req->max_psn) < 0)
 		rxc_stat_inc(rxc, RXC_STAT_RETRANSMITS);
-		rxc_req_note_resend(req, at->psn);
-	} else if (ackreq) {
+	else if (ackreq)
 		rxc_req_time_psn(req, at->psn);
-	}
 	rxc_qp_send_pkt(qp, rxc_swqe_av(qp, w), skb, batch);
 	return true;
 }

@@ -182,11 +182,6 @@ static_assert(sizeof(struct rxc_swqe) <= 128);
  *		before a rewind's first
  * @rd_atomic: reads and atomics in flight
  * @rd_bytes: bytes the reads in flight ask for
- * @nak_psn: the PSN the last sequence NAK in the window named
- * @resent_lo: with @resent_hi, the PSNs that may have been sent more
- *	       than once: from @resent_lo up to, not including, @resent_hi;
- *	       none once @una reaches @resent_hi (rxc_req_note_resend())
- * @resent_hi: see @resent_lo
  * @retry_left: transport retries left before RETRY_EXC_ERR
  * @rnr_left: RNR retries left before RNR_RETRY_EXC_ERR
  * @peer_behind: an answer in the responder's name may have acknowledged
@@ -195,7 +190,6 @@ static_assert(sizeof(struct rxc_swqe) <= 128);
  *	      progress (rxc_comp_aeth(), rxc_comp_recv()); with
  *	      @peer_behind, a wait without one spends a retry even at
  *	      retry_cnt 7
- * @nak_pending: no answer has acknowledged @nak_psn since that NAK
  * @rnr_wait: an RNR NAK stopped sending until @rnr_timer fires
  * @timer_armed: a wait for progress is on: the requester has PSNs
  *		 unacknowledged (rxc_req_arm_timer())
@@ -225,14 +219,10 @@ struct rxc_req {
 	u32 ackreq_psn;
 	u32 rd_atomic;
 	u32 rd_bytes;
-	u32 nak_psn;
-	u32 resent_lo;
-	u32 resent_hi;
 	u8 retry_left;
 	u8 rnr_left;
 	bool peer_behind;
 	bool answered;
-	bool nak_pending;
 	bool rnr_wait;
 	bool timer_armed;
 	unsigned long timer_due;
@@ -439,8 +429,6 @@ void rxc_req_rnr(struct rxc_qp *qp, u32 psn, u8 timer);
 void rxc_req_rnr_done(struct rxc_qp *qp);
 void rxc_req_pace_done(struct rxc_qp *qp);
 void rxc_req_rewind(struct rxc_qp *qp, u32 psn);
-void rxc_req_note_resend(struct rxc_req *req, u32 psn);
-bool rxc_req_was_resent(const struct rxc_req *req, u32 psn);
 void rxc_req_arm_timer(struct rxc_qp *qp);
 
 /* rxc_res.c */
