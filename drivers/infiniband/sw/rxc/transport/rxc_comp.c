@@ -48,6 +48,43 @@ static void rxc_comp_peer_behind(struct rxc_qp *qp, u32 psn)
 }
 
 /*
+ * An ACK at @psn, before una: a late copy of an earlier one, or the
+ * answer to a far probe (rxc_req_far_probe()), which names the last PSN
+ * the responder took.  An answer before done_psn - 1 says the responder
+ * never took a send or write packet that an answer in its name
+ * acknowledged: it can never accept what the requester sends now.  Until
+ * a send or write was acknowledged, an answer says nothing of this QP's
+ * work (rdma_rxe answers with its ack_psn, which only those move, from 0
+ * or from the QP's last connection).  One such answer may still be an old
+ * ACK overtaken by later ones, as the network and a receiver with
+ * several CPUs reorder answers.  A responder left behind stands still, so
+ * it gives the same answer every time: RXC_FAR_ANSWERS of them at one
+ * PSN, each the first after its own probe, with none in the window
+ * between, fail the QP at the next retransmit timeout.
+ */
+static void rxc_comp_far_answer(struct rxc_qp *qp, u32 psn)
+{
+	struct rxc_req *req = &qp->req;
+	s32 behind;
+
+	if (!req->far_asked)
+		return;
+	req->far_asked = false;
+	behind = rxc_psn_diff(rxc_psn_add(psn, 1), req->done_psn);
+	if (!req->done_any || psn == req->far_psn || behind >= 0 ||
+	    behind < -(s32)RXC_FAR_RANGE)
+		return;
+	rxc_stat_inc(to_rdev(qp->ibqp.device), RXC_STAT_RESPONDERS_BEHIND);
+	rxc_dbg_qp(qp, "far probe: responder at PSN %#x, before %#x\n",
+		   rxc_psn_add(psn, 1), req->done_psn);
+	if (req->far_behind && psn != req->far_answer)
+		req->far_behind = 0;
+	req->far_answer = psn;
+	if (req->far_behind < RXC_FAR_ANSWERS)
+		req->far_behind++;
+}
+
+/*
  * Forward progress: everything before @una has arrived.  Only progress
  * restores the retry budgets and starts a new wait for progress.  An
  * answer that acknowledges nothing new (an ACK repeated, a NAK at una)
@@ -64,6 +101,7 @@ static void rxc_comp_progress(struct rxc_qp *qp, u32 una)
 	if (acked <= 0)
 		return;
 	req->una = una;
+	req->far_behind = 0;
 	rxc_cwnd_acked(&req->cwnd, una, acked);
 	/* A clock read per ACK showed in the profile of small reads. */
 	now = rxc_rto_sample_done(&req->rto, una) ? ktime_get_ns() : 0;
@@ -118,6 +156,36 @@ static void rxc_comp_resp_gap(struct rxc_qp *qp, struct rxc_swqe *w)
 }
 
 /*
+ * Does every responder's answer to a duplicate name a PSN at or after
+ * each packet of @w it took?  rdma_rxe's does for sends and writes, but
+ * not for reads (its ack_psn stays behind them) nor for the operations
+ * it lacks, so only those two count (rxc_comp_far_answer()).
+ */
+static bool rxc_comp_moves_ack_psn(const struct rxc_swqe *w)
+{
+	switch (w->op) {
+	case RXC_REQ_SEND:
+	case RXC_REQ_SEND_IMM:
+	case RXC_REQ_SEND_INV:
+	case RXC_REQ_WRITE:
+	case RXC_REQ_WRITE_IMM:
+		return true;
+	default:
+		return false;
+	}
+}
+
+/* The send or write packet at @psn was acknowledged. */
+static void rxc_comp_done_to(struct rxc_req *req, u32 psn)
+{
+	u32 next = rxc_psn_add(psn, 1);
+
+	if (!req->done_any || rxc_psn_diff(next, req->done_psn) > 0)
+		req->done_psn = next;
+	req->done_any = true;
+}
+
+/*
  * Everything up to and including @psn has arrived.  A read or atomic in
  * that range still lacking its response lost it: ask again.  The oldest
  * unacknowledged PSN stops at that response, so that the retransmit timer
@@ -133,8 +201,13 @@ static void rxc_comp_ack(struct rxc_qp *qp, u32 psn)
 		w = &req->wqe[i];
 		if (w->local)
 			continue;
-		if (!w->started || rxc_psn_diff(w->last_psn, psn) > 0)
+		if (!w->started || rxc_psn_diff(w->last_psn, psn) > 0) {
+			/* A NAK may name a PSN in the middle of a message. */
+			if (w->started && rxc_comp_moves_ack_psn(w) &&
+			    rxc_psn_diff(psn, w->first_psn) >= 0)
+				rxc_comp_done_to(req, psn);
 			break;
+		}
 		if (w->state == RXC_SWQE_DONE)
 			continue;
 		if (rxc_swqe_needs_response(w)) {
@@ -143,6 +216,8 @@ static void rxc_comp_ack(struct rxc_qp *qp, u32 psn)
 			break;
 		}
 		w->state = RXC_SWQE_DONE;
+		if (rxc_comp_moves_ack_psn(w))
+			rxc_comp_done_to(req, w->last_psn);
 	}
 	rxc_comp_progress(qp, rxc_psn_add(psn, 1));
 }
@@ -270,8 +345,13 @@ void rxc_comp_aeth(struct rxc_qp *qp, u8 syn, u32 psn)
 		if (RXC_AETH_TYPE(syn) == RXC_AETH_NAK &&
 		    RXC_AETH_VALUE(syn) == RXC_NAK_PSN_SEQ)
 			rxc_comp_peer_behind(qp, psn);
+		else if (RXC_AETH_TYPE(syn) == RXC_AETH_ACK)
+			rxc_comp_far_answer(qp, psn);
 		return;
 	}
+	/* In the window: the responder is in step, whatever a probe said. */
+	qp->req.far_asked = false;
+	qp->req.far_behind = 0;
 	switch (RXC_AETH_TYPE(syn)) {
 	case RXC_AETH_ACK:
 		rxc_comp_ack(qp, psn);

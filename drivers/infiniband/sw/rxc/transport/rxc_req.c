@@ -45,6 +45,11 @@
  * (rxc_req_spend_retry()).
  */
 #define RXC_RETRY_FOREVER	7
+/*
+ * A far probe's PSN: this far after max_psn, the next PSN to send, which
+ * puts it half the PSN space less one before max_psn (rxc_req_far_probe()).
+ */
+#define RXC_FAR_PSN_OFFSET	(BIT(23) + 1)
 
 #define RXC_WR_BIT(op)	BIT(IB_WR_##op)
 
@@ -368,6 +373,10 @@ void rxc_req_start(struct rxc_qp *qp)
 	req->rnr_left = qp->attr.rnr_retry;
 	req->peer_behind = false;
 	req->answered = false;
+	req->done_psn = req->psn;
+	req->done_any = false;
+	req->far_asked = false;
+	req->far_behind = 0;
 	req->timer_armed = false;
 	req->cur = qp->sq.q.cons;
 	req->tail = qp->sq.q.cons;
@@ -969,6 +978,44 @@ static void rxc_req_probe(struct rxc_qp *qp)
 	rxc_req_set_timer(qp);
 }
 
+/*
+ * A local ACK timeout: ask the responder where it stands.  A forged NAK
+ * can acknowledge PSNs the responder never took; the responder then
+ * waits for one of them, which the requester can never send again, and
+ * drops all it sends, silently (Documentation/liveness.rst, "A responder
+ * left behind").  Nothing the requester sees tells that from a peer that
+ * is merely away, but the responder's answer to a duplicate does.  An
+ * RDMA WRITE of nothing at half the PSN space less one before max_psn is
+ * a duplicate for any responder that expects a PSN after it, up to
+ * max_psn; IBA has a duplicate acknowledged again, not executed
+ * (C9-105), and rdma_rxe and rxc name the last PSN they took.  The answer
+ * goes to rxc_comp_far_answer().  A responder in step answers in the
+ * window.
+ */
+static void rxc_req_far_probe(struct rxc_qp *qp)
+{
+	int opcode = RXC_OPCODE(RC, WRITE_ONLY);
+	const struct rxc_opcode_info *info = rxc_opcode_info(opcode);
+	struct rxc_dev *rxc = to_rdev(qp->ibqp.device);
+	struct sk_buff *skb;
+	u8 *bth, *reth;
+
+	skb = rxc_pkt_new(rxc, &qp->av, info->hdr_len);
+	if (!skb)
+		return;
+	bth = skb->data;
+	qp->req.far_psn = rxc_psn_add(qp->req.max_psn, RXC_FAR_PSN_OFFSET);
+	rxc_bth_init(bth, opcode, false, 0, RXC_DEFAULT_PKEY,
+		     qp->attr.dest_qp_num, true, qp->req.far_psn);
+	reth = bth + info->off[RXC_HDR_RETH];
+	rxc_reth_set_va(reth, 0);
+	rxc_reth_set_rkey(reth, 0);
+	rxc_reth_set_len(reth, 0);
+	qp->req.far_asked = true;
+	rxc_stat_inc(rxc, RXC_STAT_FAR_PROBES);
+	rxc_qp_send_pkt(qp, &qp->av, skb, NULL);
+}
+
 /* The retransmit timer fired: probe, or resend after a local ACK timeout. */
 void rxc_req_timeout(struct rxc_qp *qp)
 {
@@ -1008,13 +1055,18 @@ void rxc_req_timeout(struct rxc_qp *qp)
 	rxc_stat_inc(rxc, RXC_STAT_RETRANSMIT_TIMEOUTS);
 	if (rxc_cwnd_timeout(&req->cwnd, req->max_psn))
 		rxc_stat_inc(rxc, RXC_STAT_CWND_SHRINKS);
-	if (!rxc_req_spend_retry(qp)) {
+	if (rxc_req_responder_lost(req) || !rxc_req_spend_retry(qp)) {
 		rxc_stat_inc(rxc, RXC_STAT_RETRY_EXCEEDED);
-		rxc_dbg_qp(qp, "no ACK after %u retries\n", qp->attr.retry_cnt);
+		if (rxc_req_responder_lost(req))
+			rxc_dbg_qp(qp, "far probes: responder behind what was acknowledged\n");
+		else
+			rxc_dbg_qp(qp, "no ACK after %u retries\n",
+				   qp->attr.retry_cnt);
 		rxc_req_fail_oldest(qp, IB_WC_RETRY_EXC_ERR);
 		return;
 	}
 	rxc_req_rewind(qp, req->una);
+	rxc_req_far_probe(qp);
 	rxc_req_arm_timer(qp);
 }
 

@@ -182,6 +182,12 @@ static_assert(sizeof(struct rxc_swqe) <= 128);
  *		before a rewind's first
  * @rd_atomic: reads and atomics in flight
  * @rd_bytes: bytes the reads in flight ask for
+ * @done_psn: the PSN after the last packet of a send or write that an
+ *	      ACK or NAK acknowledged: the responder took it, if the answer
+ *	      was its own
+ * @far_psn: the PSN of the last far probe (rxc_req_far_probe())
+ * @far_answer: the PSN the last answer to a far probe named, when it put
+ *		the responder before @done_psn
  * @retry_left: transport retries left before RETRY_EXC_ERR
  * @rnr_left: RNR retries left before RNR_RETRY_EXC_ERR
  * @peer_behind: an answer in the responder's name may have acknowledged
@@ -190,6 +196,10 @@ static_assert(sizeof(struct rxc_swqe) <= 128);
  *	      progress (rxc_comp_aeth(), rxc_comp_recv()); with
  *	      @peer_behind, a wait without one spends a retry even at
  *	      retry_cnt 7
+ * @done_any: @done_psn has moved since the QP entered RTS
+ * @far_asked: a far probe went out and no answer has come since
+ * @far_behind: answers to far probes in a row, all at @far_answer, with
+ *		no answer in the window between them
  * @rnr_wait: an RNR NAK stopped sending until @rnr_timer fires
  * @timer_armed: a wait for progress is on: the requester has PSNs
  *		 unacknowledged (rxc_req_arm_timer())
@@ -219,10 +229,16 @@ struct rxc_req {
 	u32 ackreq_psn;
 	u32 rd_atomic;
 	u32 rd_bytes;
+	u32 done_psn;
+	u32 far_psn;
+	u32 far_answer;
 	u8 retry_left;
 	u8 rnr_left;
 	bool peer_behind;
 	bool answered;
+	bool done_any;
+	bool far_asked;
+	u8 far_behind;
 	bool rnr_wait;
 	bool timer_armed;
 	unsigned long timer_due;
@@ -343,6 +359,25 @@ static inline bool rxc_swqe_needs_response(const struct rxc_swqe *w)
 {
 	return w->op == RXC_REQ_READ || w->op == RXC_REQ_COMPARE_SWAP ||
 	       w->op == RXC_REQ_FETCH_ADD;
+}
+
+/*
+ * Answers to far probes that must put the responder at one PSN before
+ * what it acknowledged, in a row, before the requester believes them: one
+ * may be an old ACK that came late (rxc_comp_far_answer()).
+ */
+#define RXC_FAR_ANSWERS		2
+/*
+ * How far before done_psn an answer may put the responder and still be
+ * taken for where it stands: a quarter of the PSN space.  A responder
+ * that echoes the probe's own PSN (half the space back) says nothing.
+ */
+#define RXC_FAR_RANGE		BIT(22)
+
+/* Have far probes shown a responder that will never accept a packet? */
+static inline bool rxc_req_responder_lost(const struct rxc_req *req)
+{
+	return req->far_behind >= RXC_FAR_ANSWERS;
 }
 
 /* 24-bit PSN arithmetic: a - b as a signed distance, and a + n. */

@@ -35,6 +35,7 @@ static const struct rdma_stat_desc rxc_stat_descs[RXC_NUM_STATS] = {
 	[RXC_STAT_PACE_WAITS].name = "pace_waits",
 	[RXC_STAT_SEQ_NAKS_RCVD].name = "seq_naks_rcvd",
 	[RXC_STAT_RESPONDERS_BEHIND].name = "responders_behind",
+	[RXC_STAT_FAR_PROBES].name = "far_probes",
 	[RXC_STAT_RNR_NAKS_SENT].name = "rnr_naks_sent",
 	[RXC_STAT_RNR_NAKS_RCVD].name = "rnr_naks_rcvd",
 	[RXC_STAT_RNR_RETRY_EXCEEDED].name = "rnr_retry_exceeded",
