@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 """A hostile responder: forge NAKs from its own address for a while.
 
-usage: python3 roce_nak.py DEV SRC_IP DST_IP seq|rnr|ack SECS QPN_MAP [GAP_MS]
+usage: python3 roce_nak.py DEV SRC_IP DST_IP seq|rnr|ack|behind SECS QPN_MAP
+                          [GAP_MS]
 
 Run in the responder's namespace (t-liveness.sh).  It watches the RC
 requests that arrive on DEV (an AF_PACKET socket, so the responder still
@@ -16,6 +17,12 @@ responder's own address, to DST_IP:
        again and again: a peer that keeps answering and never accepts
        anything new (with the responder gone, t-liveness.sh), whose
        answers must not give the requester its retries back.
+  behind  a responder left behind by a lie: it stands at the first PSN
+       it saw on the QP, answers each far probe (an RDMA WRITE of
+       nothing, half the PSN space less two behind the newest request;
+       see rxc_req_far_probe()) as IBA has a duplicate answered, with an ACK
+       of the PSN before the one it stands at, and drops the rest.  It
+       checks each probe's PSN and length, and counts the probes.
 
 It says "roce_nak: listening" once it watches (python takes seconds to
 start on a busy guest).
@@ -42,6 +49,18 @@ ETH_P_IP = 0x0800
 # RC request opcodes: SEND, RDMA WRITE and READ request, atomics.
 RC_REQUESTS = set(range(0x00, 0x0d)) | {0x13, 0x14}
 ACKNOWLEDGE = 0x11
+WRITE_ONLY = 0x0a
+# A far probe's UDP payload: BTH, RETH, ICRC; its PSN half the PSN
+# space less one before the next PSN to send, so this far behind the
+# newest request sent.
+FAR_PROBE_LEN = 12 + 16 + 4
+FAR_BEHIND = (1 << 23) - 2
+NEAR = 1 << 22
+
+
+def psn_behind(newest, psn):
+    # How far @psn lies before @newest, in the 24-bit PSN space.
+    return (newest - psn) & 0xffffff
 
 
 def nak(src, dst, qpn, psn, syndrome):
@@ -75,7 +94,9 @@ def main():
     end = time.monotonic() + float(secs)
     last = {}
     first = {}
+    newest = {}
     sent = 0
+    odd = 0
     while time.monotonic() < end:
         try:
             pkt, addr = sniff.recvfrom(2048)
@@ -93,6 +114,23 @@ def main():
         psn = struct.unpack('>I', pkt[36:40])[0] & 0xffffff
         if opcode not in RC_REQUESTS or qpn not in peers:
             continue
+        if kind == 'behind':
+            if opcode == WRITE_ONLY and \
+                    struct.unpack('>H', pkt[24:26])[0] == 8 + FAR_PROBE_LEN:
+                if qpn not in newest:
+                    continue    # nothing seen to stand at yet
+                far = psn_behind(newest[qpn], psn)
+                if not pkt[36] & 0x80 or far != FAR_BEHIND:
+                    odd += 1
+                    continue
+                ack = (first[qpn] - 1) & 0xffffff
+                out.sendto(nak(src, dst, peers[qpn], ack, 0x1f), (dst, 0))
+                sent += 1
+                continue
+            first.setdefault(qpn, psn)
+            if psn_behind(psn, newest.get(qpn, psn)) < NEAR:
+                newest[qpn] = psn
+            continue
         now = time.monotonic()
         if now - last.get(qpn, 0) < gap:
             continue
@@ -106,6 +144,9 @@ def main():
             syndrome = 0x20 | rng.randrange(32)
         out.sendto(nak(src, dst, peers[qpn], psn, syndrome), (dst, 0))
         sent += 1
+    if kind == 'behind':
+        print('roce_nak: %d far probes answered, %d malformed' % (sent, odd))
+        return
     print('roce_nak: %d %s %s sent' % (sent, kind,
                                        'ACKs' if kind == 'ack' else 'NAKs'))
 

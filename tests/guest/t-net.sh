@@ -34,6 +34,10 @@ counter_above() { [ "$(hw_counter "$1" "$2")" -gt "$3" ]; }
 answered() { echo $(($(hw_counter "$1" sent_packets) + $(hw_counter "$1" send_errors))); }
 answered_above() { [ "$(answered "$1")" -gt "$2" ]; }
 gone() { ! rdma link show "$1/1" >/dev/null 2>&1; }
+probes_answered() {	# probes_answered LINE: roce_nak.py behind's summary
+	[[ $1 =~ ^roce_nak:\ ([0-9]+)\ far\ probes\ answered,\ 0\ malformed$ ]] &&
+		[ "${BASH_REMATCH[1]}" -ge 2 ]
+}
 
 # Lazy sockets: nothing listens without a device, and the last device
 # closes them.
@@ -87,9 +91,10 @@ target_says() {	# target_says CMD: the target's one-line answer
 	read -r -t 30 answer <&"${PT[0]}" || true
 	echo "$answer"
 }
-target_start() {	# a new target; sets qpn psn rq_psn va rkey rlen, or fails
+target_start() {	# target_start [TIMEOUT]: a new target; sets qpn psn rq_psn va rkey rlen, or fails
 	local line=''
-	coproc PT { "$target" "$TDEV" "$NEAR_IP" "$FAR_IP" 2>&1; }
+	# shellcheck disable=SC2086 # no TIMEOUT, no word
+	coproc PT { "$target" "$TDEV" "$NEAR_IP" "$FAR_IP" ${1:-} 2>&1; }
 	read -r -t 60 line <&"${PT[0]}" || true
 	if [[ $line =~ ^qpn=([0-9]+)\ psn=([0-9]+)\ rq_psn=([0-9]+)\ va=(0x[0-9a-f]+)\ rkey=(0x[0-9a-f]+)\ len=([0-9]+)$ ]]; then
 		qpn=${BASH_REMATCH[1]} psn=${BASH_REMATCH[2]} rq_psn=${BASH_REMATCH[3]}
@@ -142,6 +147,40 @@ if target_start; then
 		test "$(target_says state)" = state=6
 	check "the target took it for a duplicate" \
 		counter_is "$TDEV" rcv_duplicates $((dups + 1))
+	target_stop
+fi
+
+# A responder left behind by a lie (Documentation/liveness.rst, "A
+# responder left behind"): an ACK in the peer's name completes the
+# target's first write, which the peer never took; the peer, roce_nak.py
+# behind, then drops all the target sends and answers only its far
+# probes, with an ACK of the PSN before that write's.  At retry_cnt 7 the
+# target must fail its second write with RETRY_EXC_ERR once two probes
+# have found the peer there, rather than retry it for ever.
+if target_start 14; then
+	nk_log=$(mktemp)
+	$IP netns exec peer timeout -k 2 40 /usr/bin/python3 "$here/roce_nak.py" \
+		"$FAR" "$FAR_IP" "$NEAR_IP" behind 15 "1234:$(printf %x "$qpn")" \
+		>"$nk_log" 2>&1 &
+	nk_pid=$!
+	check "roce_nak.py behind listens" \
+		wait_for 30 grep -qx 'roce_nak: listening' "$nk_log"
+	behind=$(hw_counter "$TDEV" responders_behind)
+	run "inject an ACK of the first write from $FAR_IP" 30 \
+		"${inject_cmd[@]}" "$FAR_IP" "$NEAR_IP" ack "$qpn" "$psn"
+	check "the ACK completes the first write" \
+		test "$(target_says 'poll 10000')" = status=0
+	check "the target posts a second write" \
+		test "$(target_says write)" = write=0
+	# 12 is IBV_WC_RETRY_EXC_ERR.
+	check "far probes find the peer behind: the write fails with RETRY_EXC_ERR" \
+		test "$(target_says 'poll 30000')" = status=12
+	check "the answers are counted as responders_behind" \
+		counter_above "$TDEV" responders_behind $((behind + 1))
+	wait "$nk_pid" || true
+	check "roce_nak.py answered two far probes or more, all well formed" \
+		probes_answered "$(tail -n 1 "$nk_log")"
+	rm -f "$nk_log"
 	target_stop
 fi
 

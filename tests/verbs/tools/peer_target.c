@@ -4,7 +4,7 @@
  * never answers, with one signaled RDMA WRITE outstanding, and a region
  * the peer may read.
  *
- *   peer_target DEV LOCAL_IPV4 PEER_IPV4
+ *   peer_target DEV LOCAL_IPV4 PEER_IPV4 [TIMEOUT]
  *
  * Prints "qpn=N psn=P rq_psn=R va=V rkey=K len=L", where P is the write's
  * PSN (its only packet, so P + 1 was never sent), R the PSN the QP expects
@@ -16,9 +16,12 @@
  *   state     print "state=S", the QP's state (enum ibv_qp_state)
  *   event MS  print "event=E" (enum ibv_event_type) for an async event on
  *             the QP within MS ms, else "none"
+ *   write     post another signaled 8-byte RDMA WRITE (the next PSN),
+ *             print "write=0" or an errno
  *   quit      exit
  * Retransmissions wait for the longest timeout, so only a packet that
- * the QP accepts can complete the write.
+ * the QP accepts can complete the write; TIMEOUT (the QP's local ACK
+ * timeout exponent, default 31) makes them come sooner.
  */
 #include <arpa/inet.h>
 #include <poll.h>
@@ -66,7 +69,8 @@ static void v4_gid(const char *ip, union ibv_gid *gid)
 		die("inet_pton");
 }
 
-static void connect_qp(struct ibv_qp *qp, int sgid, const union ibv_gid *dgid)
+static void connect_qp(struct ibv_qp *qp, int sgid, const union ibv_gid *dgid,
+		       unsigned int timeout)
 {
 	struct ibv_qp_attr a = {
 		.qp_state = IBV_QPS_INIT, .port_num = 1,
@@ -96,7 +100,7 @@ static void connect_qp(struct ibv_qp *qp, int sgid, const union ibv_gid *dgid)
 	memset(&a, 0, sizeof(a));
 	a.qp_state = IBV_QPS_RTS;
 	a.sq_psn = SQ_PSN;
-	a.timeout = 31;
+	a.timeout = timeout;
 	a.retry_cnt = 7;
 	a.rnr_retry = 7;
 	a.max_rd_atomic = 1;
@@ -164,12 +168,14 @@ int main(int argc, char **argv)
 	struct ibv_mr *mr, *rmr;
 	struct ibv_pd *pd;
 	struct ibv_qp *qp;
+	unsigned int ms, timeout = 31;
 	char cmd[64];
-	unsigned int ms;
 	int i, sgid;
 
-	if (argc != 4) {
-		fprintf(stderr, "usage: peer_target DEV LOCAL_IPV4 PEER_IPV4\n");
+	if (argc == 5)
+		timeout = strtoul(argv[4], NULL, 0);
+	if ((argc != 4 && argc != 5) || timeout > 31) {
+		fprintf(stderr, "usage: peer_target DEV LOCAL_IPV4 PEER_IPV4 [TIMEOUT]\n");
 		return 2;
 	}
 	ctx = open_device_by_name(argv[1]);
@@ -195,7 +201,7 @@ int main(int argc, char **argv)
 	qp = ibv_create_qp(pd, &qa);
 	if (!qp)
 		die("create QP");
-	connect_qp(qp, sgid, &peer);
+	connect_qp(qp, sgid, &peer, timeout);
 
 	sge = (struct ibv_sge){ (uintptr_t)buf, 8, mr->lkey };
 	wr.opcode = IBV_WR_RDMA_WRITE;
@@ -216,6 +222,8 @@ int main(int argc, char **argv)
 			poll_for(qa.send_cq, ms);
 		} else if (sscanf(cmd, "event %u", &ms) == 1) {
 			event_for(ctx, ms);
+		} else if (!strncmp(cmd, "write", 5)) {
+			printf("write=%d\n", ibv_post_send(qp, &wr, &bad));
 		} else if (!strncmp(cmd, "state", 5)) {
 			state_of(qp);
 		} else if (!strncmp(cmd, "dereg", 5) && rmr) {
