@@ -257,7 +257,7 @@ scenario() {
 	local -A moved=()
 	counters_snap moved "$CLI_DEV" retransmits retransmit_timeouts \
 		retransmit_probes seq_naks_rcvd rnr_naks_rcvd retry_exceeded \
-		rcv_qp_dropped responders_behind
+		rcv_qp_dropped responders_behind far_probes
 	# The server's side of a recovery: requests it answered again, and
 	# all it sent (a vanished one's device may be gone by the end).
 	[ "$mode" = vanish ] ||
