@@ -242,6 +242,7 @@ struct done_case {
 	u8 syn;
 	u32 psn;
 	u32 done_psn;		/* UINT_MAX: done_psn did not move */
+	bool stale;		/* done_psn was set more than half the space ago */
 };
 
 static const struct done_case done_cases[] = {
@@ -254,6 +255,8 @@ static const struct done_case done_cases[] = {
 	{ "an_ack_in_the_middle_of_a_write_moves_it_past_that_packet",
 	  SYN_ACK, 0x100, 0x101 },
 	{ "an_ack_repeated_moves_nothing", SYN_ACK, UNA - 1, UINT_MAX },
+	{ "a_write_after_half_the_psn_space_of_reads_moves_it_still",
+	  SYN_ACK, 0x101, 0x102, true },
 };
 
 static void done_case_desc(const struct done_case *c, char *desc)
@@ -287,9 +290,11 @@ static void comp_done(struct kunit *test)
 	qp->req.wqe = w;
 	qp->sq.q.mask = 3;
 	qp->req.tail = ARRAY_SIZE(sq);
-	qp->req.done_psn = UNA;
+	qp->req.done_any = c->stale;
+	qp->req.done_psn = c->stale ? (UNA - 0x900000) & RXC_PSN_MASK : UNA;
 	rxc_comp_aeth(qp, c->syn, c->psn);
-	KUNIT_EXPECT_EQ(test, qp->req.done_any, c->done_psn != UINT_MAX);
+	KUNIT_EXPECT_EQ(test, qp->req.done_any,
+			c->stale || c->done_psn != UINT_MAX);
 	if (c->done_psn != UINT_MAX)
 		KUNIT_EXPECT_EQ(test, qp->req.done_psn, c->done_psn);
 }

@@ -1021,6 +1021,7 @@ void rxc_req_timeout(struct rxc_qp *qp)
 {
 	struct rxc_dev *rxc = to_rdev(qp->ibqp.device);
 	struct rxc_req *req = &qp->req;
+	bool lost;
 
 	/* Nothing in flight, or an RNR wait: a send starts a wait anew. */
 	if (req->una == req->psn || req->rnr_wait) {
@@ -1055,9 +1056,10 @@ void rxc_req_timeout(struct rxc_qp *qp)
 	rxc_stat_inc(rxc, RXC_STAT_RETRANSMIT_TIMEOUTS);
 	if (rxc_cwnd_timeout(&req->cwnd, req->max_psn))
 		rxc_stat_inc(rxc, RXC_STAT_CWND_SHRINKS);
-	if (rxc_req_responder_lost(req) || !rxc_req_spend_retry(qp)) {
+	lost = rxc_req_responder_lost(req);
+	if (lost || !rxc_req_spend_retry(qp)) {
 		rxc_stat_inc(rxc, RXC_STAT_RETRY_EXCEEDED);
-		if (rxc_req_responder_lost(req))
+		if (lost)
 			rxc_dbg_qp(qp, "far probes: responder behind what was acknowledged\n");
 		else
 			rxc_dbg_qp(qp, "no ACK after %u retries\n",
