@@ -91,6 +91,13 @@ target_says() {	# target_says CMD: the target's one-line answer
 	read -r -t 30 answer <&"${PT[0]}" || true
 	echo "$answer"
 }
+target_gives() {	# target_gives CMD ANSWER: does the target answer CMD so?
+	local got
+	got=$(target_says "$1")
+	[ "$got" = "$2" ] && return 0
+	echo "#   '$1': the target answered '$got'"
+	return 1
+}
 target_start() {	# target_start [TIMEOUT]: a new target; sets qpn psn rq_psn va rkey rlen, or fails
 	local line=''
 	# shellcheck disable=SC2086 # no TIMEOUT, no word
@@ -115,7 +122,7 @@ if target_start; then
 	run "inject an ACK from 10.78.0.9" 30 \
 		"${inject_cmd[@]}" 10.78.0.9 "$NEAR_IP" ack "$qpn" "$psn"
 	check "a forged ACK from another address completes nothing" \
-		test "$(target_says 'poll 1000')" = none
+		target_gives 'poll 1000' none
 	check "the forged ACK is counted as rcv_wrong_peer" \
 		wait_for 10 counter_is "$TDEV" rcv_wrong_peer $((before + 1))
 	# From the right address, an ACK of a PSN never sent acknowledges
@@ -123,28 +130,28 @@ if target_start; then
 	run "inject an ACK of PSN $((psn + 1)), never sent, from $FAR_IP" 30 \
 		"${inject_cmd[@]}" "$FAR_IP" "$NEAR_IP" ack "$qpn" $((psn + 1))
 	check "an ACK beyond the last PSN sent completes nothing" \
-		test "$(target_says 'poll 1000')" = none
+		target_gives 'poll 1000' none
 	run "inject the same ACK from $FAR_IP" 30 \
 		"${inject_cmd[@]}" "$FAR_IP" "$NEAR_IP" ack "$qpn" "$psn"
 	check "the peer's ACK completes the write" \
-		test "$(target_says 'poll 10000')" = status=0
+		target_gives 'poll 10000' status=0
 
 	sent=$(hw_counter "$TDEV" sent_packets)
 	run "inject an RDMA READ of the target's region from $FAR_IP" 30 \
 		"${inject_cmd[@]}" "$FAR_IP" "$NEAR_IP" read "${read_args[@]}"
 	check "the target answers it" \
 		wait_for 10 counter_above "$TDEV" sent_packets "$sent"
-	check "and stays in RTS (3)" test "$(target_says state)" = state=3
+	check "and stays in RTS (3)" target_gives state state=3
 	dups=$(hw_counter "$TDEV" rcv_duplicates)
 	check "the target deregisters the region" \
-		test "$(target_says dereg)" = dereg=0
+		target_gives dereg dereg=0
 	run "inject the same READ again: a duplicate of a region now gone" 30 \
 		"${inject_cmd[@]}" "$FAR_IP" "$NEAR_IP" read "${read_args[@]}"
 	# 3 is IBV_EVENT_QP_ACCESS_ERR, 6 IBV_QPS_ERR.
 	check "the duplicate fails the QP with IBV_EVENT_QP_ACCESS_ERR" \
-		test "$(target_says 'event 10000')" = event=3
+		target_gives 'event 10000' event=3
 	check "the target QP is in ERR (6)" \
-		test "$(target_says state)" = state=6
+		target_gives state state=6
 	check "the target took it for a duplicate" \
 		counter_is "$TDEV" rcv_duplicates $((dups + 1))
 	target_stop
@@ -169,12 +176,12 @@ if target_start 14; then
 	run "inject an ACK of the first write from $FAR_IP" 30 \
 		"${inject_cmd[@]}" "$FAR_IP" "$NEAR_IP" ack "$qpn" "$psn"
 	check "the ACK completes the first write" \
-		test "$(target_says 'poll 10000')" = status=0
+		target_gives 'poll 10000' status=0
 	check "the target posts a second write" \
-		test "$(target_says write)" = write=0
+		target_gives write write=0
 	# 12 is IBV_WC_RETRY_EXC_ERR.
 	check "far probes find the peer behind: the write fails with RETRY_EXC_ERR" \
-		test "$(target_says 'poll 30000')" = status=12
+		target_gives 'poll 30000' status=12
 	check "the answers are counted as responders_behind" \
 		counter_above "$TDEV" responders_behind $((behind + 1))
 	wait "$nk_pid" || true
@@ -193,7 +200,7 @@ if target_start; then
 		"$va" "$rkey" $((0x80000001))
 	# 2 is IBV_EVENT_QP_REQ_ERR.
 	check "a READ beyond max_msg_sz fails the QP with IBV_EVENT_QP_REQ_ERR" \
-		test "$(target_says 'event 10000')" = event=2
+		target_gives 'event 10000' event=2
 	target_stop
 fi
 
@@ -223,7 +230,7 @@ if target_start; then
 		wait_for 10 counter_is "$TDEV" rcv_wrong_peer $((wrong + flood))
 	check "no packet is dropped for a full queue (rcv_qp_dropped)" \
 		counter_is "$TDEV" rcv_qp_dropped "$dropped"
-	check "the target stays in RTS (3)" test "$(target_says state)" = state=3
+	check "the target stays in RTS (3)" target_gives state state=3
 	target_stop
 fi
 
@@ -242,7 +249,7 @@ if target_start; then
 	check "the target refuses the first copy" \
 		wait_or_report 900 counter_above "$TDEV" remote_access_errors "$errors"
 	check "and fails the QP with IBV_EVENT_QP_ACCESS_ERR" \
-		test "$(target_says 'event 10000')" = event=3
+		target_gives 'event 10000' event=3
 	sleep 2
 	check "a QP in ERR refuses none of the other $copies copies" \
 		test "$(hw_counter "$TDEV" remote_access_errors)" = $((errors + 1))
