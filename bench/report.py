@@ -4,7 +4,7 @@
 
     bench/report.py LOG [--pinning TEXT]
                         [--record DIR --kind loop|wire --command CMD
-                         --commit COMMIT --kernel KERNEL]
+                         --commit COMMIT --kernel KERNEL [--link udp|unix]]
 
 For every measurement: the median over the rounds of rdma_rxe's and of
 rxc's figure and their ratio (rate or bandwidth: rxc/rxe; latency:
@@ -352,11 +352,13 @@ def record(args, body, nrounds):
     day = datetime.datetime.now(datetime.timezone.utc).strftime('%Y-%m-%d')
     kind = {'loop': 'Loopback', 'wire': 'Wire'}[args.kind]
     # An unpinned run, taken to compare its spread, keeps the pinned
-    # run's file of the same day and commit.
+    # run's file of the same day and commit; so does a lossless link's.
     unpinned = (args.pinning or '').startswith('off')
-    title = f'{day}: {kind}: full run of {day} ({args.commit}{", unpinned" if unpinned else ""})'
+    unix = args.link == 'unix'
+    title = (f'{day}: {kind}: full run of {day} ({args.commit}'
+             f'{", unpinned" if unpinned else ""}{", lossless link" if unix else ""})')
     path = os.path.join(args.record, f'{day}-{args.kind}-full-{args.commit}'
-                        f'{"-unpinned" if unpinned else ""}.rst')
+                        f'{"-unpinned" if unpinned else ""}{"-unix" if unix else ""}.rst')
     fields = [('Kind', 'full run'),
               ('Tried', f'the full {"loopback" if args.kind == "loop" else "wire"} run, '
                         f'{nrounds} round{"s" if nrounds != 1 else ""}'),
@@ -379,6 +381,8 @@ def main():
     ap.add_argument('--pinning', help='how the guests were pinned, for the report')
     ap.add_argument('--record', metavar='DIR', help='write the run\'s record file into DIR')
     ap.add_argument('--kind', choices=('loop', 'wire'), default='loop')
+    ap.add_argument('--link', choices=('udp', 'unix'), default='udp',
+                    help='the wire\'s link (bench/run.sh --link), for the record\'s name')
     ap.add_argument('--command', default='bench/run.sh')
     ap.add_argument('--commit', default='unknown')
     ap.add_argument('--kernel', default='stock')

@@ -5,7 +5,7 @@
 #
 #   bench/run.sh [--smoke | --profile [TESTS]] [--kernel stock|stock-6.12]
 #                [--rounds N] [--no-pin] [--cpu-model MODEL]
-#                [--wire [--cpus N] [--transfers]]
+#                [--wire [--cpus N] [--transfers] [--link udp|unix]]
 #
 # Installs what it needs, builds rdma_rxc for the kernel (vm/kernels.sh
 # names it), librxc and rxc_bench, boots one VM and runs bench/guest.sh
@@ -33,6 +33,9 @@
 # and bench/wire-guest.sh runs the wire's tests and the middleware in
 # them; the table then compares the wire's figures, beside the link's
 # TCP throughput;
+# --link unix joins them by a Unix datagram socket, which holds the
+# sender back when the receiver is full (a lossless link, as RoCE's PFC
+# Ethernet is), instead of UDP, which drops (vm/run-pair.sh --link);
 # --transfers runs only the write, read and send transfers there, and
 # the environment's BENCH_OPS ("write read send"), BENCH_SIZES ("8 4096
 # 65536") and BENCH_MTUS ("1024:1500 4096:9000", path:link) narrow them
@@ -58,7 +61,7 @@ set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 args="$*"
 kernel=stock rounds=5 rounds_set=0 smoke=0 profile=0 ptests='' wire=0 cpus=1 transfers=0
-pin=1 cpu_model=''
+pin=1 cpu_model='' link=udp
 while [ $# -gt 0 ]; do
 	case $1 in
 	--smoke) smoke=1 ;;
@@ -75,7 +78,8 @@ while [ $# -gt 0 ]; do
 	--transfers) transfers=1 ;;
 	--no-pin) pin=0 ;;
 	--cpu-model) cpu_model=$2; shift ;;
-	*) sed -n '4,56p' "$0" >&2; exit 2 ;;
+	--link) link=$2; shift ;;
+	*) sed -n '4,59p' "$0" >&2; exit 2 ;;
 	esac
 	shift
 done
@@ -131,7 +135,7 @@ report() {
 		! git -C "$top" status --porcelain 2>/dev/null | grep -qv ' Documentation/results/' ||
 			commit=$commit-dirty
 		kver=$(grep -m1 -o 'Linux version [^ ]*' "$(dirname "$1")/console.log" 2>/dev/null || true)
-		rec=(--record "${BENCH_RECORD_DIR:-$top/Documentation/results}" --kind "$3"
+		rec=(--record "${BENCH_RECORD_DIR:-$top/Documentation/results}" --kind "$3" --link "$link"
 		     --command "bench/run.sh${args:+ $args}" --commit "$commit"
 		     --kernel "$kernel${kver:+ (${kver#Linux version })}")
 	fi
@@ -159,7 +163,7 @@ if [ "$wire" = 1 ]; then
 	# A full round, middleware included, takes some 15 minutes under TCG.
 	"$top/vm/run-pair.sh" --kernel "$kernel" --guest-script "$top/bench/wire-guest.sh" \
 		--results "$out" --modules "$mods" --cpus "$cpus" ${pins[@]+"${pins[@]}"} \
-		${cpu[@]+"${cpu[@]}"} --timeout $((smoke ? 1500 : 1800 + rounds * 1500)) \
+		${cpu[@]+"${cpu[@]}"} --link "$link" --timeout $((smoke ? 1500 : 1800 + rounds * 1500)) \
 		--env "BENCH_ROUNDS=$rounds" --env "BENCH_SMOKE=$smoke" \
 		--env "BENCH_TRANSFERS=$transfers" --env "BENCH_PROFILE=$profile" \
 		--env "BENCH_EVENTS=${BENCH_EVENTS:-}" --env "BENCH_PAIRS=${BENCH_PAIRS:-}" \
@@ -168,7 +172,7 @@ if [ "$wire" = 1 ]; then
 		--env "BENCH_OPS=${BENCH_OPS:-}" --env "BENCH_SIZES=${BENCH_SIZES:-}" \
 		--env "BENCH_QPS=${BENCH_QPS:-}" --env "BENCH_LATS=${BENCH_LATS:-}"
 	pinning=$(pinned "$out/a" "$out/b")
-	echo "bench: $kernel kernel, two guests with $cpus vCPU(s) each${cpu_model:+ ($cpu_model)}, $(date -u +%F), $rounds rounds, pinning $pinning" |
+	echo "bench: $kernel kernel, two guests with $cpus vCPU(s) each${cpu_model:+ ($cpu_model)} on a $link link, $(date -u +%F), $rounds rounds, pinning $pinning" |
 		tee "$out/report.txt"
 	report "$out/a/bench.log" "$out" wire "$pinning"
 	exit 0

@@ -7,14 +7,17 @@
 #   vm/run-vm.sh --kernel stock|stock-6.12|debug|debug-compat|stock-7.2|stock-7.3
 #                --guest-script PATH --results DIR
 #                [--modules DIR] [--timeout SECS] [--env K=V ...]
-#                [--cpus N] [--cpu-model MODEL] [--wire LPORT:PPORT:MAC]
+#                [--cpus N] [--cpu-model MODEL] [--wire LOCAL:PEER:MAC]
 #                [--pin CORES]
 #
 # --cpu-model is QEMU's -cpu (its default, qemu64, when not given).
-# --wire gives the guest one virtio NIC with address MAC on QEMU's UDP
-# socket netdev: it receives on 127.0.0.1:LPORT and sends to PPORT, where
-# another guest listens (vm/run-pair.sh starts both).  The guest learns
-# MAC as RXC_WIRE_MAC.  Without it the guest has no NIC at all.
+# --wire gives the guest one virtio NIC with address MAC on a QEMU
+# datagram netdev: it receives on LOCAL and sends to PEER, where another
+# guest listens (vm/run-pair.sh starts both).  Two port numbers make it
+# UDP on 127.0.0.1, which drops a frame when the peer's socket buffer is
+# full; two socket paths make it a Unix datagram socket, which holds the
+# sender back instead, a lossless link.  The guest learns MAC as
+# RXC_WIRE_MAC.  Without it the guest has no NIC at all.
 # --pin keeps QEMU on the host cores CORES (a comma-separated list) and
 # each vCPU's thread on one of them, vCPU i on the i-th (modulo their
 # number), and says so in DIR/pinning.txt (bench/run.sh: the host's
@@ -73,13 +76,18 @@ if [ -n "$pin" ]; then
 fi
 nic=(-nic none)
 if [ -n "$wire" ]; then
-	if ! [[ $wire =~ ^([0-9]+):([0-9]+):(([0-9a-f]{2}:){5}[0-9a-f]{2})$ ]]; then
-		log "--wire LPORT:PPORT:MAC, e.g. 20001:20002:52:54:00:77:00:01"
+	if ! [[ $wire =~ ^([^:]+):([^:]+):(([0-9a-f]{2}:){5}[0-9a-f]{2})$ ]]; then
+		log "--wire LOCAL:PEER:MAC, e.g. 20001:20002:52:54:00:77:00:01"
 		exit 2
 	fi
-	nic+=(-netdev "socket,id=wire,udp=127.0.0.1:${BASH_REMATCH[2]},localaddr=127.0.0.1:${BASH_REMATCH[1]}"
-	      -device "virtio-net-pci,netdev=wire,mac=${BASH_REMATCH[3]}")
-	envs+=("RXC_WIRE_MAC=${BASH_REMATCH[3]}")
+	local_end=${BASH_REMATCH[1]} peer_end=${BASH_REMATCH[2]} mac=${BASH_REMATCH[3]}
+	if [[ $local_end$peer_end =~ ^[0-9]+$ ]]; then
+		link="socket,udp=127.0.0.1:$peer_end,localaddr=127.0.0.1:$local_end"
+	else
+		link="dgram,local.type=unix,local.path=$local_end,remote.type=unix,remote.path=$peer_end"
+	fi
+	nic+=(-netdev "$link,id=wire" -device "virtio-net-pci,netdev=wire,mac=$mac")
+	envs+=("RXC_WIRE_MAC=$mac")
 fi
 . "$here/kernels.sh"
 

@@ -192,6 +192,17 @@ expect "an unpinned run's record has a name of its own" \
 	"$(find "$work/rec" -name '*.rst' -printf '%f\n' | sort | sed 's/^[0-9-]*-wire/DATE-wire/' | tr '\n' ' ')" \
 	"DATE-wire-full-1234567-unpinned.rst DATE-wire-full-1234567.rst "
 
+# So does a lossless link's, and its title says which link it was.
+/usr/bin/python3 "$repo/bench/report.py" "$work/bench.log" --pinning on --link unix \
+	--record "$work/rec" --kind wire --commit 1234567 >/dev/null 2>&1 || true
+expect "a lossless link's record has a name and a title of its own" \
+	"$(grep -l 'lossless link' "$work"/rec/*-wire-full-1234567-unix.rst 2>/dev/null | wc -l)" 1
+
+# vm/run-pair.sh knows two links only, and says so before booting anything.
+rc=0
+"$repo/vm/run-pair.sh" --guest-script /dev/null --results "$work/pair" --link tcp 2>"$work/link.err" || rc=$?
+expect "an unknown link is refused" "$rc $(grep -c -- '--link udp|unix' "$work/link.err")" "2 1"
+
 # vm/run-vm.sh refuses to pin a guest to a core the host does not have.
 rc=0
 "$repo/vm/run-vm.sh" --guest-script /dev/null --results "$work/vm" --pin 4096 2>"$work/pin.err" || rc=$?
