@@ -112,6 +112,14 @@ pin_args() {
 	pins=(--pin "$(IFS=:; echo "${list[*]}")")
 }
 
+# udp_drops: how many datagrams the host's UDP sockets have dropped for
+# want of buffer (/proc/net/snmp's RcvbufErrors), the UDP link's losses
+# among them (vm/run-pair.sh).
+udp_drops() {
+	awk '/^Udp:/ && !col { for (i = 2; i <= NF; i++) if ($i == "RcvbufErrors") col = i; next }
+	     /^Udp:/ && col { print $col; exit }' /proc/net/snmp 2>/dev/null
+}
+
 # pinned DIR...: what each guest's vm/run-vm.sh found pinned.
 pinned() {
 	local d sep=''
@@ -160,6 +168,7 @@ if [ "$wire" = 1 ]; then
 		out=$out-transfers
 	fi
 	pin_args 2 "$cpus"
+	drops=$(udp_drops)
 	# A full round, middleware included, takes some 15 minutes under TCG.
 	"$top/vm/run-pair.sh" --kernel "$kernel" --guest-script "$top/bench/wire-guest.sh" \
 		--results "$out" --modules "$mods" --cpus "$cpus" ${pins[@]+"${pins[@]}"} \
@@ -172,7 +181,8 @@ if [ "$wire" = 1 ]; then
 		--env "BENCH_OPS=${BENCH_OPS:-}" --env "BENCH_SIZES=${BENCH_SIZES:-}" \
 		--env "BENCH_QPS=${BENCH_QPS:-}" --env "BENCH_LATS=${BENCH_LATS:-}"
 	pinning=$(pinned "$out/a" "$out/b")
-	echo "bench: $kernel kernel, two guests with $cpus vCPU(s) each${cpu_model:+ ($cpu_model)} on a $link link, $(date -u +%F), $rounds rounds, pinning $pinning" |
+	[ -z "$drops" ] || drops="; the host's UDP sockets dropped $(($(udp_drops) - drops)) datagrams meanwhile"
+	echo "bench: $kernel kernel, two guests with $cpus vCPU(s) each${cpu_model:+ ($cpu_model)} on a $link link, $(date -u +%F), $rounds rounds, pinning $pinning$drops" |
 		tee "$out/report.txt"
 	report "$out/a/bench.log" "$out" wire "$pinning"
 	exit 0
