@@ -168,7 +168,7 @@ if [ "$wire" = 1 ]; then
 		out=$out-transfers
 	fi
 	pin_args 2 "$cpus"
-	drops=$(udp_drops)
+	udp_before=$(udp_drops)
 	# A full round, middleware included, takes some 15 minutes under TCG.
 	"$top/vm/run-pair.sh" --kernel "$kernel" --guest-script "$top/bench/wire-guest.sh" \
 		--results "$out" --modules "$mods" --cpus "$cpus" ${pins[@]+"${pins[@]}"} \
@@ -181,8 +181,10 @@ if [ "$wire" = 1 ]; then
 		--env "BENCH_OPS=${BENCH_OPS:-}" --env "BENCH_SIZES=${BENCH_SIZES:-}" \
 		--env "BENCH_QPS=${BENCH_QPS:-}" --env "BENCH_LATS=${BENCH_LATS:-}"
 	pinning=$(pinned "$out/a" "$out/b")
-	[ -z "$drops" ] || drops="; the host's UDP sockets dropped $(($(udp_drops) - drops)) datagrams meanwhile"
-	echo "bench: $kernel kernel, two guests with $cpus vCPU(s) each${cpu_model:+ ($cpu_model)} on a $link link, $(date -u +%F), $rounds rounds, pinning $pinning$drops" |
+	dropped=''
+	[ -z "$udp_before" ] ||
+		dropped="; the host's UDP sockets dropped $(($(udp_drops) - udp_before)) datagrams meanwhile"
+	echo "bench: $kernel kernel, two guests with $cpus vCPU(s) each${cpu_model:+ ($cpu_model)} on a $link link, $(date -u +%F), $rounds rounds, pinning $pinning$dropped" |
 		tee "$out/report.txt"
 	report "$out/a/bench.log" "$out" wire "$pinning"
 	exit 0
