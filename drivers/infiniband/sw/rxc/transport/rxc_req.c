@@ -33,6 +33,11 @@
  */
 #define RXC_READ_MAX_BYTES	SZ_64K
 /*
+ * In a stream of messages of one packet, each waits while this many PSNs
+ * are unacknowledged, on a path that takes batches (rxc_req_gathers()).
+ */
+#define RXC_GATHER_PSNS		32
+/*
  * The retransmit timeout never goes below this: a software peer under
  * load answers slower than the few microseconds small values allow, and
  * a spurious timeout costs a whole window.
@@ -596,6 +601,7 @@ static void rxc_req_start_wqe(struct rxc_qp *qp, struct rxc_swqe *w, u32 mtu)
 	w->first_psn = qp->req.psn;
 	w->last_psn = rxc_psn_add(w->first_psn, rxc_swqe_npkts(w, mtu) - 1);
 	w->retry_psn = w->first_psn - 1;
+	qp->req.last_small = w->first_psn == w->last_psn;
 	if (rxc_swqe_needs_response(w))
 		qp->req.rd_atomic++;
 	if (w->op == RXC_REQ_READ)
@@ -629,6 +635,38 @@ static bool rxc_req_window_full(struct rxc_qp *qp)
 	return qp->ibqp.qp_type == IB_QPT_RC &&
 	       rxc_cwnd_full(&qp->req.cwnd, qp->req.psn, qp->req.una);
 }
+
+/**
+ * rxc_req_gathers - does @w, next to start, wait to leave in a batch?
+ * @qp: the QP
+ * @w: the WQE at the cursor
+ *
+ * On a path that takes batches (net/rxc_xmit.c), what a run sends costs
+ * one pass of the output path and one doorbell of the NIC, so packets
+ * that leave together cost far less each than packets that leave alone.
+ * A stream of small messages posted one by one leaves one by one as long
+ * as the window has room: each post starts a run of one packet.  So in
+ * such a stream (the message before was of one packet too), a message of
+ * one packet waits while RXC_GATHER_PSNS PSNs are in flight, and the ACK
+ * that frees room lets out what waited by then as one batch: small
+ * messages keep a window of their own.  Each asks for an ACK, so one is
+ * due; the retransmit timer covers its loss, and where there is none
+ * (timeout 0) nothing waits.  A longer message is a batch of its own, and
+ * a small one behind it (a notice after a transfer) would only be
+ * delayed: neither waits.
+ *
+ * Return: true when @w waits for an ACK.
+ */
+bool rxc_req_gathers(const struct rxc_qp *qp, const struct rxc_swqe *w)
+{
+	const struct rxc_req *req = &qp->req;
+
+	return qp->ibqp.qp_type == IB_QPT_RC && qp->attr.timeout &&
+	       req->batches && req->last_small && !w->started && !w->local &&
+	       rxc_swqe_npkts(w, rxc_qp_mtu(qp)) == 1 &&
+	       rxc_psn_diff(req->psn, req->una) >= RXC_GATHER_PSNS;
+}
+EXPORT_SYMBOL_IF_KUNIT(rxc_req_gathers);
 
 /* Execute a work request that sends nothing: LOCAL_INV or BIND_MW. */
 static void rxc_req_local(struct rxc_qp *qp, struct rxc_swqe *w)
@@ -724,6 +762,8 @@ static bool rxc_req_has_step(struct rxc_qp *qp, enum ib_qp_state state)
 		return false;
 	if (w->state == RXC_SWQE_DONE)
 		return w->status == IB_WC_SUCCESS;
+	if (rxc_req_gathers(qp, w))
+		return false;
 	return w->started || w->local || rxc_req_may_start(qp, w);
 }
 
@@ -813,6 +853,13 @@ int rxc_req_run(struct rxc_qp *qp, int budget)
 			break;
 		n++;
 	}
+	/*
+	 * Where the run's packets started a batch, the path takes them.  A
+	 * run of steps that sent nothing (local WQEs, a failed route) turns
+	 * gathering off until the next one that sends.
+	 */
+	if (n)
+		req->batches = !!batch.head;
 	rxc_pkt_flush(to_rdev(qp->ibqp.device), &batch);
 	if (n && !test_bit(RXC_TASK_TURN, &qp->task_flags))
 		set_bit(RXC_TASK_TURN, &qp->task_flags);

@@ -201,6 +201,9 @@ static_assert(sizeof(struct rxc_swqe) <= 128);
  * @far_behind: answers to far probes in a row, all at @far_answer, with
  *		no answer in the window between them
  * @rnr_wait: an RNR NAK stopped sending until @rnr_timer fires
+ * @batches: the last run that took steps sent its packets in a batch:
+ *	     the path to the peer takes batches (rxc_req_gathers())
+ * @last_small: the last WQE started was a message of one PSN
  * @timer_armed: a wait for progress is on: the requester has PSNs
  *		 unacknowledged (rxc_req_arm_timer())
  * @timer_due: jiffies when that wait's probe or timeout is due
@@ -240,6 +243,8 @@ struct rxc_req {
 	bool far_asked;
 	u8 far_behind;
 	bool rnr_wait;
+	bool batches;
+	bool last_small;
 	bool timer_armed;
 	unsigned long timer_due;
 	struct timer_list retrans_timer;
@@ -460,6 +465,7 @@ int rxc_req_run(struct rxc_qp *qp, int budget);
 bool rxc_req_ready(struct rxc_qp *qp);
 void rxc_req_timeout(struct rxc_qp *qp);
 bool rxc_req_spend_retry(struct rxc_qp *qp);
+bool rxc_req_gathers(const struct rxc_qp *qp, const struct rxc_swqe *w);
 void rxc_req_rnr(struct rxc_qp *qp, u32 psn, u8 timer);
 void rxc_req_rnr_done(struct rxc_qp *qp);
 void rxc_req_pace_done(struct rxc_qp *qp);
