@@ -240,6 +240,7 @@ struct side {
 	uint64_t done_bytes;	/* client: payload of the requests done */
 	uint32_t done_reqs;
 	uint64_t start_ns;
+	bool shown;		/* client: the state was shown while pending */
 };
 
 static uint64_t now_ns(void)
@@ -790,6 +791,15 @@ static void take_behaves(struct side *s)
 	}
 }
 
+/* The QPs' transport state and the port counters, on stderr. */
+static void show_state(void)
+{
+	fprintf(stderr, "liveness: the QPs' transport state and the port counters:\n");
+	fflush(stderr);
+	if (system("rdma -dd res show qp >&2; rdma statistic show >&2"))
+		fprintf(stderr, "liveness: (rdma failed)\n");
+}
+
 /* A late request: say all there is to know, then end the run. */
 static void late(struct side *s, struct conn *c, uint32_t i, uint64_t due,
 		 uint64_t at)
@@ -806,11 +816,31 @@ static void late(struct side *s, struct conn *c, uint32_t i, uint64_t due,
 	fprintf(stderr, "liveness: since it was posted, %u requests of %llu bytes completed on all QPs\n",
 		s->done_reqs - r->done_reqs_at_post,
 		(unsigned long long)(s->done_bytes - r->done_bytes_at_post));
-	fprintf(stderr, "liveness: the QPs' transport state and the port counters:\n");
-	fflush(stderr);
-	if (system("rdma -dd res show qp >&2; rdma statistic show >&2"))
-		fprintf(stderr, "liveness: (rdma failed)\n");
+	show_state();
 	exit(1);
+}
+
+/*
+ * With -L a pending request is late only past its failing deadline, and
+ * one that then succeeds is found late only when it completes, when its
+ * QP's state no longer says why it was slow.  So the state is shown
+ * once, the first time a pending request passes the deadline it has if
+ * it succeeds.
+ */
+static void show_overdue(struct side *s, const struct conn *c, uint32_t i,
+			 uint64_t now)
+{
+	const struct req *r = &c->reqs[i];
+
+	if (s->shown || now <= deadline(s, r, false))
+		return;
+	s->shown = true;
+	printf("liveness: at %.3f s, QP %u (qpn %#x) request %u (%s, %llu bytes), posted at %.3f s, is still pending past its deadline if it succeeds (%.3f s)\n",
+	       secs_of(s, now), (unsigned int)(c - s->c), c->qp->qp_num, i,
+	       kind_names[r->kind], (unsigned long long)r->len,
+	       secs_of(s, r->post_ns), secs_of(s, deadline(s, r, false)));
+	fflush(stdout);
+	show_state();
 }
 
 /*
@@ -1002,6 +1032,8 @@ static int run_client(void)
 
 				if (now > due)
 					late(&s, c, j, due, now);
+				if (opt.lies)
+					show_overdue(&s, c, j, now);
 			}
 		}
 		if (now > limit)
