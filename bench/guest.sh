@@ -22,6 +22,8 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=../tests/guest/lib.sh
 . "$here/../tests/guest/lib.sh"
+# shellcheck source=counters.sh
+. "$here/counters.sh"
 # shellcheck source=perf-report.sh
 . "$here/perf-report.sh"
 # shellcheck source=order.sh
@@ -52,13 +54,26 @@ verdict() {	# NAME STATUS
 	if [ "$2" -eq 0 ]; then pass "$1"; else fail "$1" "exit status $2"; fi
 }
 
-# bench DRV ROUND ARGS...: one rxc_bench run, its figures logged.
+# dev_of ARGS...: the device an rxc_bench command line names (-d), or
+# nothing.
+dev_of() {
+	while [ $# -gt 1 ]; do
+		[ "$1" != -d ] || { echo "$2"; return 0; }
+		shift
+	done
+}
+
+# bench DRV ROUND ARGS...: one rxc_bench run, its figures logged, and
+# what it moved in the guest's log (counters.sh).
 bench() {
-	local drv=$1 round=$2 out rc=0
+	local drv=$1 round=$2 out rc=0 dev
 	shift 2
+	dev=$(dev_of "$@")
 	echo "+ rxc_bench $*"
+	[ -z "$dev" ] || moved_begin "$dev"
 	out=$(timeout -k 5 300 "$@" 2>&1) || rc=$?
 	echo "$out"
+	[ -z "$dev" ] || moved_end "$dev"
 	log_figures "$drv" "$round" "$out"
 	verdict "$drv round $round: ${*:2}" "$rc"
 }
@@ -184,9 +199,13 @@ profile() {
 		read -ra args <<<"-t $t"
 		i=$((i + 1))
 		out=$RESULTS/perf-$drv-$i-${args[1]}
+		# Path MTU 4096 needs a netdev MTU that fits it, as in loopback().
+		[[ " ${args[*]} " != *" -m 4096 "* ]] || set_mtu 9000
+		moved_begin "${drv}0"
 		run "$drv profile: perf stat ${args[*]}" 300 perf stat -a -o "$out.stat" \
 			-e context-switches,cpu-migrations,cpu-clock \
 			"$BIN" -d "${drv}0" -g "$g" "${args[@]}"
+		moved_end "${drv}0"
 		cat "$out.stat"
 		# perf.data goes to the guest's tmpfs: writing it over 9p
 		# would be most of what the samples show.
@@ -194,6 +213,7 @@ profile() {
 			-o /tmp/perf.data "$BIN" -d "${drv}0" -g "$g" "${args[@]}"
 		echo "== $drv ${args[*]}: hottest symbols"
 		perf_reports /tmp/perf.data "$out"
+		set_mtu 1500
 	done
 	rdma link delete "${drv}0"
 }

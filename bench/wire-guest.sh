@@ -53,6 +53,8 @@ here=$(cd "$(dirname "$0")" && pwd)
 . "$here/../tests/guest/lib.sh"
 # shellcheck source=../tests/guest/wire.sh
 . "$here/../tests/guest/wire.sh"
+# shellcheck source=counters.sh
+. "$here/counters.sh"
 # shellcheck source=perf-report.sh
 . "$here/perf-report.sh"
 # shellcheck source=order.sh
@@ -102,33 +104,6 @@ log_lines() {
 		"$3" >>"$LOG"
 }
 
-# guest_counters: what this guest spent, a "name value" line each: CPU
-# ticks by kind (user, sys, irq, softirq, idle), context switches,
-# interrupts by source (a device's by its queue's name and IRQ) and
-# softirqs by kind.  Both drivers do the same work for a message, so where
-# their runs' counts differ (a hop to a kworker is two context switches)
-# says where a gap lies without a profiler, which perturbs a round trip
-# too much.
-guest_counters() {
-	awk '$1 == "cpu" { print "user", $2; print "sys", $4; print "idle", $5
-			   print "irq", $7; print "softirq", $8 }
-	     $1 == "ctxt" { print $1, $2 }' /proc/stat
-	awk 'NR > 1 { s = 0
-		      for (i = 2; i <= NF && $i ~ /^[0-9]+$/; i++) s += $i
-		      sub(":", "", $1); n = $1 ~ /^[0-9]+$/ ? $NF "/" $1 : $1
-		      print "irq_" n, s }' /proc/interrupts
-	awk 'NR > 1 { s = 0; for (i = 2; i <= NF; i++) s += $i
-		      sub(":", "", $1); print "softirq_" $1, s }' /proc/softirqs
-}
-
-# lines_moved BEFORE AFTER: "name=delta" for each counter that moved
-# (lib.sh's counters_moved is for its arrays).
-lines_moved() {
-	awk 'NR == FNR { v[$1] = $2; next }
-	     $2 != v[$1] { printf "%s%s=%d", sep, $1, $2 - v[$1]; sep = " " }
-	     END { print "" }' <(echo "$1") <(echo "$2")
-}
-
 # drv_of PAIRING: this guest's driver in PAIRING, a driver's name (both
 # ends) or "A-B" (A on guest a, B on guest b).
 drv_of() {
@@ -142,20 +117,17 @@ drv_of() {
 # link, on this guest's device of PAIRING (DRV_HERE, which round() set);
 # on a, WIRE_OUT names its log afterwards.
 bench_run() {
-	local pr=$1 r=$2 g=$3 dev=${DRV_HERE}0 p before gbefore perf=()
+	local pr=$1 r=$2 g=$3 dev=${DRV_HERE}0 p perf=()
 	shift 3
 	p=$(next_port)
-	before=$(counter_lines "$dev")
-	gbefore=$(guest_counters)
+	moved_begin "$dev"
 	# perf.data goes to the guest's tmpfs, not over 9p.  No "--" after
 	# perf's options: wire_pair splits its commands there.
 	[ "$PROFILE" = 0 ] || perf=(perf record -q -a -g -o /tmp/perf.data)
 	wire_pair "$pr round $r: $*" 300 - true -- \
 		"${perf[@]}" "$BIN" -d "$dev" -g "$g" -S -p "$p" "$@" -- \
 		"${perf[@]}" "$BIN" -d "$dev" -g "$g" -C "$WIRE_PEER_IP" -p "$p" "$@"
-	echo "# port counters: $(lines_moved "$before" "$(counter_lines "$dev")")" \
-		>>"$WIRE_OUT"
-	echo "# guest counters: $(lines_moved "$gbefore" "$(guest_counters)")" >>"$WIRE_OUT"
+	moved_end "$dev" >>"$WIRE_OUT"
 	if [ "$PROFILE" = 1 ]; then
 		echo "== $pr $*, guest $WIRE_ROLE: hottest symbols"
 		perf_reports /tmp/perf.data "$RESULTS/perf-$pr-$WIRE_STEP"
