@@ -201,6 +201,8 @@ struct req {
 	uint64_t done_bytes_at_post;	/* side's done_bytes when posted */
 	uint32_t done_reqs_at_post;
 	uint64_t allow_ns;	/* due at max(post, the hostile end) + this */
+	uint64_t ahead_all;	/* payload in flight on all QPs when posted */
+	uint64_t ahead_own;	/* the same on its own QP, its own included */
 	uint64_t len;
 	uint8_t kind;
 	uint8_t status;
@@ -217,6 +219,7 @@ struct conn {
 	struct req *reqs;	/* client: one per request, in post order */
 	uint32_t cap;		/* of reqs */
 	uint32_t posted, done;
+	uint64_t in_flight;	/* client: payload posted, not yet done */
 	uint32_t first_err;	/* index of the first failure, or UINT32_MAX */
 	uint64_t ok[K_NR];
 	uint64_t posted_kind[K_NR];	/* client */
@@ -736,11 +739,13 @@ static void post_one(struct side *s, struct conn *c)
 		c->mw_bound = !c->mw_bound;
 	}
 	s->in_flight += len;
+	c->in_flight += len;
 	c->posted_kind[k]++;
 	*r = (struct req){
 		.post_ns = now, .len = len, .kind = k,
 		.done_bytes_at_post = s->done_bytes,
 		.done_reqs_at_post = s->done_reqs,
+		.ahead_all = s->in_flight, .ahead_own = c->in_flight,
 		.allow_ns = bound_ns() + opt.ns_per_byte * s->in_flight +
 			    (uint64_t)opt.slack_ms * MS,
 	};
@@ -812,7 +817,14 @@ static void late(struct side *s, struct conn *c, uint32_t i, uint64_t due,
 		(unsigned long long)r->len, secs_of(s, r->post_ns),
 		secs_of(s, due), r->done ? "completed" : "still pending",
 		(double)(at - due) / 1e9);
-	/* Slow or stuck: what the QPs got done since it was posted. */
+	/*
+	 * Slow or stuck: what was ahead of it, and what the QPs got done
+	 * since.  Its QP takes turns with the others, so its own backlog
+	 * can take longer than all of it would in posting order.
+	 */
+	fprintf(stderr, "liveness: when it was posted, %llu bytes were in flight on its QP, %llu on all\n",
+		(unsigned long long)r->ahead_own,
+		(unsigned long long)r->ahead_all);
 	fprintf(stderr, "liveness: since it was posted, %u requests of %llu bytes completed on all QPs\n",
 		s->done_reqs - r->done_reqs_at_post,
 		(unsigned long long)(s->done_bytes - r->done_bytes_at_post));
@@ -835,10 +847,12 @@ static void show_overdue(struct side *s, const struct conn *c, uint32_t i,
 	if (s->shown || now <= deadline(s, r, false))
 		return;
 	s->shown = true;
-	printf("liveness: at %.3f s, QP %u (qpn %#x) request %u (%s, %llu bytes), posted at %.3f s, is still pending past its deadline if it succeeds (%.3f s)\n",
+	printf("liveness: at %.3f s, QP %u (qpn %#x) request %u (%s, %llu bytes), posted at %.3f s, is still pending past its deadline if it succeeds (%.3f s); %llu bytes were in flight on its QP when it was posted, %llu on all\n",
 	       secs_of(s, now), (unsigned int)(c - s->c), c->qp->qp_num, i,
 	       kind_names[r->kind], (unsigned long long)r->len,
-	       secs_of(s, r->post_ns), secs_of(s, deadline(s, r, false)));
+	       secs_of(s, r->post_ns), secs_of(s, deadline(s, r, false)),
+	       (unsigned long long)r->ahead_own,
+	       (unsigned long long)r->ahead_all);
 	fflush(stdout);
 	show_state();
 }
@@ -893,6 +907,7 @@ static void complete(struct side *s, const struct ibv_wc *wc, uint64_t now,
 	r->status = wc->status;
 	c->done++;
 	s->in_flight -= r->len;
+	c->in_flight -= r->len;
 	s->done_bytes += r->len;
 	s->done_reqs++;
 	if (now > due)
