@@ -277,6 +277,7 @@ step "tests: perf-tree splits a profile's samples by context and stage" "$repo/t
 step "tests: scan-dmesg skips only expected allocation-failure reports" "$repo/tests/host/t-scan-dmesg.sh" || true
 step "tests: each VM run starts from an empty results dir" "$repo/tests/host/t-results-dir.sh" || true
 step "tests: install-deps gets a bare machine to apt-get install" "$repo/tests/host/t-install-deps.sh" || true
+step "tests: the liveness tool's requests follow from the seed alone" "$repo/tests/host/t-liveness-draws.sh" || true
 
 if [ -f "$repo/tests/verbs/Makefile" ]; then
 	step "build: C verbs tests" make -s -C "$repo/tests/verbs" || true

@@ -9,6 +9,7 @@
  *            [-s MAXSIZE] [-w WINDOW] [-t TIMEOUT] [-c RETRY] [-H SECS]
  *            [-R RTT_MS] [-B NS] [-F MS] [-N] [-K] [-L] [-k KINDS]
  *            [-m behave|vanish] [-T SECS] HOST                 client
+ *   liveness -D N [-S SEED] [-q QPS] [-s MAXSIZE] [-k KINDS]     draws
  *
  * The client runs QPS RC QPs at once, each with a completion counter
  * attached (SEND, RDMA_READ and RDMA_WRITE), and posts signaled work
@@ -21,7 +22,9 @@
  * binds and invalidations of a type 2 memory window.  At most WINDOW are
  * in flight per QP.  The server's QPs carry a counter too (RECV and the
  * REMOTE_* bits).  Data is not checked: rc_xfer does that; this is about
- * time.
+ * time.  Each QP's requests, kind and size, follow from the seed alone,
+ * not from timing: -D N prints the first N of each QP, so that a late
+ * request's report can be read against what stood ahead of it.
  *
  * The peer misbehaves (the guest script's doing: netem, a stopped link,
  * forged NAKs, a stopped process) until at most HOSTILE = start + SECS,
@@ -164,6 +167,7 @@ static struct {
 	const char *kinds;	/* -k: the kinds drawn, by letter */
 	enum mode mode;
 	int secs;
+	uint32_t draws;		/* -D: print each QP's first draws, and exit */
 } opt = {
 	.gid = 1, .port = 19900, .seed = 1, .qps = 4, .ops = 100,
 	.max_size = 4ul << 20, .window = 8, .timeout = 14, .retry = 7,
@@ -315,6 +319,14 @@ static uint64_t lie_ns(void)
 	return opt.lies ? (opt.retry + 1ull) * wait_ns() : 0;
 }
 
+/* The buffer each side registers, for requests of up to @max_size bytes. */
+static uint64_t buf_len(uint64_t max_size)
+{
+	uint64_t len = (max_size + 4095) & ~4095ull;
+
+	return len < 65536 ? 65536 : len;
+}
+
 /*
  * A buffer of @len bytes of address space over at most BACKING bytes of
  * memory, mapped again and again: a 1 GiB transfer needs no 1 GiB of RAM,
@@ -371,9 +383,7 @@ static void setup_side(struct side *s, bool client)
 			      s->ch, 0);
 	if (!s->pd || !s->ch || !s->cq)
 		rc_die("cannot allocate PD, channel or CQ: %m");
-	s->len = (s->hello.max_size + 4095) & ~4095ull;
-	if (s->len < 65536)
-		s->len = 65536;
+	s->len = buf_len(s->hello.max_size);
 	s->buf = map_buffer(s->len);
 	s->mr = ibv_reg_mr(s->pd, s->buf, s->len, access);
 	if (!s->mr)
@@ -672,12 +682,43 @@ static void fill_local(struct side *s, struct conn *c, struct ibv_send_wr *wr)
 	};
 }
 
+/* One request as drawn from its QP's stream, in the order of the draws. */
+struct draw {
+	enum kind kind;
+	uint64_t len;		/* 0 for a local request, 8 for an atomic */
+	uint64_t off, roff;	/* in the local and the remote buffer */
+	uint64_t compare_add, swap;
+};
+
+/*
+ * The next request of @c, for buffers of @buf_len bytes: all that is
+ * random about it, so that -D shows what a run posts.
+ */
+static void draw_req(struct conn *c, uint64_t buf_len, struct draw *d)
+{
+	*d = (struct draw){ .kind = draw_kind(c), .len = 8 };
+	if (d->kind == K_SEND || d->kind == K_WRITE || d->kind == K_READ)
+		d->len = draw_len(c);
+	/* Atomics on aligned words; everything else anywhere it fits. */
+	d->off = rnd_below(&c->rng, buf_len - d->len + 1);
+	d->roff = rnd_below(&c->rng, buf_len - d->len + 1);
+	if (d->kind == K_FADD || d->kind == K_CSWP) {
+		d->off &= ~7ull;
+		d->roff = rnd_below(&c->rng, buf_len / 8) * 8;
+		d->compare_add = rnd(&c->rng) & 0xff;
+		d->swap = rnd(&c->rng);
+	}
+	if (d->kind == K_LOCAL)
+		d->len = 0;
+}
+
 static void post_one(struct side *s, struct conn *c)
 {
 	uint32_t i = c->posted;
 	struct req *r;
-	uint64_t now = now_ns(), len = 8, off, roff;
-	enum kind k = draw_kind(c);
+	uint64_t now = now_ns(), len;
+	struct draw d;
+	enum kind k;
 	struct ibv_sge sge;
 	struct ibv_send_wr wr = {
 		.wr_id = i, .sg_list = &sge, .num_sge = 1,
@@ -694,16 +735,10 @@ static void post_one(struct side *s, struct conn *c)
 			rc_die("out of memory");
 	}
 	r = &c->reqs[i];
-	if (k == K_SEND || k == K_WRITE || k == K_READ)
-		len = draw_len(c);
-	/* Atomics on aligned words; everything else anywhere it fits. */
-	off = rnd_below(&c->rng, s->len - len + 1);
-	roff = rnd_below(&c->rng, s->len - len + 1);
-	if (k == K_FADD || k == K_CSWP) {
-		off &= ~7ull;
-		roff = rnd_below(&c->rng, s->len / 8) * 8;
-	}
-	sge = (struct ibv_sge){ (uintptr_t)s->buf + off, (uint32_t)len,
+	draw_req(c, s->len, &d);
+	k = d.kind;
+	len = d.len;
+	sge = (struct ibv_sge){ (uintptr_t)s->buf + d.off, (uint32_t)len,
 				s->mr->lkey };
 	switch (k) {
 	case K_SEND:
@@ -712,20 +747,19 @@ static void post_one(struct side *s, struct conn *c)
 	case K_WRITE:
 	case K_READ:
 		wr.opcode = k == K_WRITE ? IBV_WR_RDMA_WRITE : IBV_WR_RDMA_READ;
-		wr.wr.rdma.remote_addr = c->peer.addr + roff;
+		wr.wr.rdma.remote_addr = c->peer.addr + d.roff;
 		wr.wr.rdma.rkey = c->peer.rkey;
 		break;
 	case K_FADD:
 	case K_CSWP:
 		wr.opcode = k == K_FADD ? IBV_WR_ATOMIC_FETCH_AND_ADD :
 					  IBV_WR_ATOMIC_CMP_AND_SWP;
-		wr.wr.atomic.remote_addr = c->peer.addr + roff;
+		wr.wr.atomic.remote_addr = c->peer.addr + d.roff;
 		wr.wr.atomic.rkey = c->peer.rkey;
-		wr.wr.atomic.compare_add = rnd(&c->rng) & 0xff;
-		wr.wr.atomic.swap = rnd(&c->rng);
+		wr.wr.atomic.compare_add = d.compare_add;
+		wr.wr.atomic.swap = d.swap;
 		break;
 	default:
-		len = 0;
 		wr.num_sge = 0;
 		fill_local(s, c, &wr);
 		break;
@@ -1100,6 +1134,25 @@ static int run_client(void)
 	return good ? 0 : 1;
 }
 
+/* -D N: the first N requests each QP of the seed draws, one a line. */
+static int print_draws(void)
+{
+	struct conn c = {};
+	struct draw d;
+	uint32_t q, i;
+
+	for (q = 0; q < opt.qps; q++) {
+		c.rng = qp_seed(opt.seed, q);
+		for (i = 0; i < opt.draws; i++) {
+			draw_req(&c, buf_len(opt.max_size), &d);
+			printf("liveness: seed %llu, QP %u, request %u: %s, %llu bytes\n",
+			       (unsigned long long)opt.seed, q, i,
+			       kind_names[d.kind], (unsigned long long)d.len);
+		}
+	}
+	return 0;
+}
+
 static void usage(void)
 {
 	fprintf(stderr,
@@ -1107,7 +1160,8 @@ static void usage(void)
 		"                [-s MAXSIZE] [-w WINDOW] [-t TIMEOUT] [-c RETRY] [-H SECS]\n"
 		"                [-R RTT_MS] [-B NS] [-F MS] [-N] [-K] [-L] [-k KINDS]\n"
 		"                [-m behave|vanish]\n"
-		"                [-T SECS] [HOST]\n");
+		"                [-T SECS] [HOST]\n"
+		"       liveness -D N [-S SEED] [-q QPS] [-s MAXSIZE] [-k KINDS]\n");
 	exit(2);
 }
 
@@ -1115,7 +1169,7 @@ static void parse(int argc, char **argv)
 {
 	int ch;
 
-	while ((ch = getopt(argc, argv, "d:g:p:S:q:n:s:w:t:c:H:R:B:F:NKLk:m:T:")) != -1) {
+	while ((ch = getopt(argc, argv, "d:g:p:S:q:n:s:w:t:c:H:R:B:F:NKLk:m:T:D:")) != -1) {
 		switch (ch) {
 		case 'd':
 			opt.dev = optarg;
@@ -1180,6 +1234,9 @@ static void parse(int argc, char **argv)
 			else if (strcmp(optarg, "behave"))
 				usage();
 			break;
+		case 'D':
+			opt.draws = strtoul(optarg, NULL, 0);
+			break;
 		default:
 			usage();
 		}
@@ -1188,6 +1245,10 @@ static void parse(int argc, char **argv)
 		opt.host = argv[optind++];
 	if (opt.kinds && !strpbrk(opt.kinds, kind_letters))
 		usage();
+	if (opt.draws && !opt.host && optind == argc && opt.qps &&
+	    opt.qps <= MAX_QPS && opt.max_size >= 8 &&
+	    opt.max_size <= (1ull << 30))
+		return;
 	if (!opt.dev || optind != argc || !opt.qps || opt.qps > MAX_QPS ||
 	    !opt.ops || !opt.window || opt.window > MAX_WINDOW ||
 	    opt.max_size < 8 || opt.max_size > (1ull << 30) ||
@@ -1205,5 +1266,7 @@ int main(int argc, char **argv)
 	/* A peer that vanished closes its socket: no SIGPIPE for that. */
 	signal(SIGPIPE, SIG_IGN);
 	signal(SIGUSR1, on_behaves);
+	if (opt.draws)
+		return print_draws();
 	return opt.host ? run_client() : run_server();
 }
