@@ -34,11 +34,17 @@
  *
  *   deadline_i = max(post_i, HOSTILE) + BOUND + B * ahead_i + F
  *
- * where ahead_i is the payload in flight on all QPs when it was posted,
- * its own included: the transfer-time allowance, B ns a byte (default
- * 1000, 1 MB/s: the pace's slowest rate costs 122 ns a byte, and four
- * QPs under TCG on a busy host moved 7 MB/s in all, 4 at times).  F
- * (default 1000 ms) is for a guest that stalls.
+ * where ahead_i, the payload that may have to move first, is the larger
+ * of two when it was posted: what was in flight on all QPs, its own
+ * included, and QPS times what was in flight on its own QP.  The first
+ * holds if the QPs are served in posting order; the second if they take
+ * turns, as they do, so that work posted later on the others shares the
+ * link with its own QP's backlog (seed 3438: a 6-byte read behind a
+ * 4 MB read on its QP, while 35 MB moved on the four).  B ns a byte
+ * (default 1000, 1 MB/s: the pace's slowest rate costs 122 ns a byte,
+ * and four QPs under TCG on a busy host moved 7 MB/s in all, 2 at
+ * times) is the transfer-time allowance.  F (default 1000 ms) is for a
+ * guest that stalls.
  * BOUND follows from the QP's timeout and retry count, and from RTT_MS,
  * the longest round trip the peer can cause (its delay, jitter and the
  * queues of an emulated CPU; default 100):
@@ -682,6 +688,14 @@ static void fill_local(struct side *s, struct conn *c, struct ibv_send_wr *wr)
 	};
 }
 
+/* The payload that may move before a request is done (header comment). */
+static uint64_t ahead(uint64_t all, uint64_t own)
+{
+	uint64_t turns = (uint64_t)opt.qps * own;
+
+	return turns > all ? turns : all;
+}
+
 /* One request as drawn from its QP's stream, in the order of the draws. */
 struct draw {
 	enum kind kind;
@@ -780,7 +794,8 @@ static void post_one(struct side *s, struct conn *c)
 		.done_bytes_at_post = s->done_bytes,
 		.done_reqs_at_post = s->done_reqs,
 		.ahead_all = s->in_flight, .ahead_own = c->in_flight,
-		.allow_ns = bound_ns() + opt.ns_per_byte * s->in_flight +
+		.allow_ns = bound_ns() +
+			    opt.ns_per_byte * ahead(s->in_flight, c->in_flight) +
 			    (uint64_t)opt.slack_ms * MS,
 	};
 	c->posted++;
