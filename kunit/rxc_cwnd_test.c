@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 /*
- * The RC congestion window: 64 KiB to 512 KiB of payload, one cut per
+ * The RC congestion window: 64 KiB to 128 KiB of payload, one cut per
  * loss episode, the floor on a timeout, then one PSN per window.
  */
 #include <kunit/test.h>
@@ -45,11 +45,11 @@ static void cwnd_play(struct kunit *test, u32 mtu,
 	}
 }
 
-static void floor_and_maximum_are_64k_and_512k_of_payload(struct kunit *test)
+static void floor_and_maximum_are_64k_and_128k_of_payload(struct kunit *test)
 {
 	static const struct { u32 mtu, floor, max; } cases[] = {
-		{ 256, 256, 512 }, { 512, 128, 512 }, { 1024, 64, 512 },
-		{ 2048, 32, 256 }, { 4096, 16, 128 },
+		{ 256, 128, 128 }, { 512, 128, 128 }, { 1024, 64, 128 },
+		{ 2048, 32, 64 }, { 4096, 16, 32 },
 	};
 	struct rxc_cwnd c;
 	int i;
@@ -66,16 +66,16 @@ static void floor_and_maximum_are_64k_and_512k_of_payload(struct kunit *test)
 static void a_loss_halves_the_window_once_per_episode(struct kunit *test)
 {
 	static const struct cwnd_step steps[] = {
-		{ LOSS, 1000, 0, 256, true },
+		{ LOSS, 1000, 0, 64, true },
 		/* More losses before PSN 1000 is acknowledged: one episode. */
-		{ LOSS, 1040, 0, 256, false },
-		{ ACKED, 999, 50, 256 },
-		{ LOSS, 1050, 0, 256, false },
+		{ LOSS, 1040, 0, 64, false },
+		{ ACKED, 999, 50, 64 },
+		{ LOSS, 1050, 0, 64, false },
 		/* Past it, the window grows by one per window acknowledged, */
-		{ ACKED, 1000, 1, 256 },
-		{ ACKED, 1255, 255, 257 },
+		{ ACKED, 1000, 1, 64 },
+		{ ACKED, 1063, 63, 65 },
 		/* and a new loss is a new episode. */
-		{ LOSS, 1300, 0, 128, true },
+		{ LOSS, 1100, 0, 64, true },
 	};
 
 	cwnd_play(test, 1024, steps, ARRAY_SIZE(steps));
@@ -95,12 +95,10 @@ static void the_window_does_not_grow_inside_an_episode(struct kunit *test)
 static void losses_never_cut_below_the_floor(struct kunit *test)
 {
 	static const struct cwnd_step steps[] = {
-		{ LOSS, 10, 0, 64, true }, { ACKED, 10, 10, 64 },
-		{ LOSS, 20, 0, 32, true }, { ACKED, 20, 10, 32 },
-		{ LOSS, 30, 0, 16, true }, { ACKED, 30, 10, 16 },
-		{ LOSS, 40, 0, 16, false }, { ACKED, 40, 10, 16 },
+		{ LOSS, 10, 0, 16, true }, { ACKED, 10, 10, 16 },
+		{ LOSS, 20, 0, 16, false }, { ACKED, 20, 10, 16 },
 		/* At the floor, a timeout cuts nothing. */
-		{ TIMEOUT, 50, 0, 16, false },
+		{ TIMEOUT, 30, 0, 16, false },
 	};
 
 	cwnd_play(test, 4096, steps, ARRAY_SIZE(steps));
@@ -110,11 +108,11 @@ static void a_timeout_restarts_from_the_floor(struct kunit *test)
 {
 	static const struct cwnd_step steps[] = {
 		/* After a loss, one PSN per window acknowledged: */
-		{ LOSS, 100, 0, 64, true },
-		{ ACKED, 100, 64, 65 },
-		{ ACKED, 165, 65, 66 },
-		{ ACKED, 200, 35, 66 },
-		{ ACKED, 231, 31, 67 },
+		{ LOSS, 100, 0, 16, true },
+		{ ACKED, 100, 16, 17 },
+		{ ACKED, 117, 17, 18 },
+		{ ACKED, 130, 13, 18 },
+		{ ACKED, 135, 5, 19 },
 		/* a timeout falls to the floor and starts an episode, */
 		{ TIMEOUT, 300, 0, 16, true },
 		{ ACKED, 299, 160, 16 },
@@ -151,13 +149,13 @@ static void growth_stops_at_the_maximum(struct kunit *test)
 static void episodes_end_across_the_psn_wrap(struct kunit *test)
 {
 	static const struct cwnd_step steps[] = {
-		{ LOSS, 0x000010, 0, 256, true },
+		{ LOSS, 0x000010, 0, 64, true },
 		/* 0xfffff0 is 32 PSNs before 0x000010 in 24 bits. */
-		{ ACKED, 0xfffff0, 1, 256 },
-		{ LOSS, 0x000020, 0, 256, false },
+		{ ACKED, 0xfffff0, 1, 64 },
+		{ LOSS, 0x000020, 0, 64, false },
 		/* The episode ends, and the window grows: a new one cuts it. */
-		{ ACKED, 0x000010, 256, 257 },
-		{ LOSS, 0x000030, 0, 128, true },
+		{ ACKED, 0x000010, 64, 65 },
+		{ LOSS, 0x000030, 0, 64, true },
 	};
 
 	cwnd_play(test, 1024, steps, ARRAY_SIZE(steps));
@@ -166,10 +164,10 @@ static void episodes_end_across_the_psn_wrap(struct kunit *test)
 static void full_counts_the_psns_past_the_oldest_unacked(struct kunit *test)
 {
 	static const struct { u32 psn, una; bool full; } cases[] = {
-		{ 0x1000, 0x1000, false }, { 0x11ff, 0x1000, false },
-		{ 0x1200, 0x1000, true },
-		/* Across the wrap: 0x0001f0 is 512 PSNs after 0xfffff0. */
-		{ 0x0001ef, 0xfffff0, false }, { 0x0001f0, 0xfffff0, true },
+		{ 0x1000, 0x1000, false }, { 0x107f, 0x1000, false },
+		{ 0x1080, 0x1000, true },
+		/* Across the wrap: 0x000070 is 128 PSNs after 0xfffff0. */
+		{ 0x00006f, 0xfffff0, false }, { 0x000070, 0xfffff0, true },
 		/* The cursor behind @una, after a late ACK: not full. */
 		{ 0x1060, 0x1064, false }, { 0xfffffc, 0x000004, false },
 	};
@@ -185,7 +183,7 @@ static void full_counts_the_psns_past_the_oldest_unacked(struct kunit *test)
 }
 
 static struct kunit_case rxc_cwnd_cases[] = {
-	KUNIT_CASE(floor_and_maximum_are_64k_and_512k_of_payload),
+	KUNIT_CASE(floor_and_maximum_are_64k_and_128k_of_payload),
 	KUNIT_CASE(a_loss_halves_the_window_once_per_episode),
 	KUNIT_CASE(the_window_does_not_grow_inside_an_episode),
 	KUNIT_CASE(losses_never_cut_below_the_floor),

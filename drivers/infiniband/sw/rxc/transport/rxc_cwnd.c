@@ -4,19 +4,19 @@
  *
  * Go-back-N resends everything behind a lost packet, so a window larger
  * than the path can hold loses its tail on every burst and pays for each
- * loss again.  The window therefore follows the path, as TCP's does: it
- * halves once per loss episode (a sequence NAK or a gap in the
- * responses), falls to its floor when the retransmit timer fires, then
- * grows by one PSN per window acknowledged.  A loopback peer loses
+ * loss again: on a virtio link, 128 PSNs of 4 KiB read responses overrun
+ * the queues between the guests.  The window therefore follows the path,
+ * as TCP's does: it halves once per loss episode (a sequence NAK or a gap
+ * in the responses), falls to its floor when the retransmit timer fires,
+ * then grows by one PSN per window acknowledged.  A loopback peer loses
  * nothing, and its window stays at the maximum.
  *
  * The path's queues hold bytes, not packets, so the window's bounds are
- * payload: 64 KiB to 512 KiB at every path MTU from 1024 up.  The pace
- * spreads each window over the round trip (rxc_pace.c), so the top is
- * not one burst: between two guests, a link that drops carried as much
- * at 512 KiB as at 128 KiB, and one that loses nothing 1.6 times as
- * much.  There is no slow start: a window at its floor grows as one
- * past a loss does.
+ * payload: 64 KiB to 128 KiB at every path MTU from 1024 up.  A bound of
+ * 128 PSNs alone would let half a MiB of 4 KiB packets be in flight,
+ * which lost as often on a virtio link as 128 KiB did, and resent twice
+ * as much each time.  Halving 128 KiB lands on the floor, so there is no
+ * slow start: a window at its floor grows as one past a loss does.
  *
  * The floor is 64 KiB of payload rather than a few packets: in a small
  * window more losses are tail losses, which nothing follows to draw a

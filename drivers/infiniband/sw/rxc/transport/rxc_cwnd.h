@@ -16,8 +16,8 @@
  * RXC_CWND_FLOOR_BYTES of it.  Both byte bounds become PSNs as bytes / mtu,
  * clamped to RXC_CWND_MAX.
  */
-#define RXC_CWND_MAX		512
-#define RXC_CWND_MAX_BYTES	SZ_512K
+#define RXC_CWND_MAX		128
+#define RXC_CWND_MAX_BYTES	SZ_128K
 #define RXC_CWND_FLOOR_BYTES	SZ_64K
 
 /**
