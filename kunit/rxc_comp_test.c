@@ -15,6 +15,7 @@
 #include "rxc.h"
 #include "transport/rxc_transport.h"
 #include "verbs/rxc_verbs.h"
+#include "rxc_kunit.h"
 
 #define UNA		0x100
 #define MAX_PSN		0x110
@@ -52,12 +53,7 @@ static const struct comp_case comp_cases[] = {
 	  SYN_RNR, UNA - 1, UNA, 1, 1 },
 };
 
-static void comp_case_desc(const struct comp_case *c, char *desc)
-{
-	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
-}
-
-KUNIT_ARRAY_PARAM(comp, comp_cases, comp_case_desc);
+RXC_KUNIT_CASES(comp, comp_cases);
 
 /* An RC QP on a device of its own, as the comment at the top says. */
 static struct rxc_qp *comp_qp(struct kunit *test)
@@ -133,12 +129,7 @@ static const struct retry_case retry_cases[] = {
 	  3, SYN_SEQ_NAK, UNA - 8, 0, 3 },
 };
 
-static void retry_case_desc(const struct retry_case *c, char *desc)
-{
-	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
-}
-
-KUNIT_ARRAY_PARAM(retry, retry_cases, retry_case_desc);
+RXC_KUNIT_CASES(retry, retry_cases);
 
 static void comp_retries(struct kunit *test)
 {
@@ -204,12 +195,7 @@ static const struct far_case far_cases[] = {
 	  UNA, { FAR_PROBE, FAR_AWAY, FAR_PROBE, FAR_AWAY }, false },
 };
 
-static void far_case_desc(const struct far_case *c, char *desc)
-{
-	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
-}
-
-KUNIT_ARRAY_PARAM(far, far_cases, far_case_desc);
+RXC_KUNIT_CASES(far, far_cases);
 
 static void comp_far(struct kunit *test)
 {
@@ -259,12 +245,7 @@ static const struct done_case done_cases[] = {
 	  SYN_ACK, 0x101, 0x102, true },
 };
 
-static void done_case_desc(const struct done_case *c, char *desc)
-{
-	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
-}
-
-KUNIT_ARRAY_PARAM(done, done_cases, done_case_desc);
+RXC_KUNIT_CASES(done, done_cases);
 
 static void comp_done(struct kunit *test)
 {

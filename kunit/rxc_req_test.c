@@ -15,6 +15,7 @@
 #include "transport/rxc_opcode.h"
 #include "transport/rxc_transport.h"
 #include "verbs/rxc_verbs.h"
+#include "rxc_kunit.h"
 
 #define MTU		1024
 #define UNA		0xfffff0	/* 32 PSNs later is past the wrap */
@@ -55,12 +56,7 @@ static const struct gather_case gather_cases[] = {
 	  false, .after_long = true },
 };
 
-static void gather_case_desc(const struct gather_case *c, char *desc)
-{
-	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
-}
-
-KUNIT_ARRAY_PARAM(gather, gather_cases, gather_case_desc);
+RXC_KUNIT_CASES(gather, gather_cases);
 
 static void gather(struct kunit *test)
 {

@@ -9,6 +9,7 @@
 #include "net/rxc_hdr.h"
 #include "transport/rxc_transport.h"
 #include "verbs/rxc_verbs.h"
+#include "rxc_kunit.h"
 
 /* A QP that answered an earlier peer and was then reset. */
 static struct rxc_qp *resp_used_qp(struct kunit *test)
@@ -86,12 +87,7 @@ static const struct restart_case restart_cases[] = {
 	  RXC_OPF_READ, 0x160, (RD_END - 0x160 + 1) * RD_MTU, false },
 };
 
-static void restart_case_desc(const struct restart_case *c, char *desc)
-{
-	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
-}
-
-KUNIT_ARRAY_PARAM(restart, restart_cases, restart_case_desc);
+RXC_KUNIT_CASES(restart, restart_cases);
 
 static void read_restart(struct kunit *test)
 {
