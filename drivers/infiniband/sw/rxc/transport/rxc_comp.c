@@ -30,24 +30,6 @@
 #define RXC_NAK_REMOTE_OP	3
 
 /*
- * The responder may lack @psn, which an answer in its name acknowledged
- * (Documentation/liveness.rst, "A responder left behind"): a sequence NAK
- * before una.  It may also be a late copy; but a responder left
- * behind NAKs once and then drops whatever it gets, silently, while one
- * in step answers what is sent again.  So from now on a wait that hears
- * nothing spends a retry even at retry_cnt 7 (rxc_req_spend_retry()).
- * The mark stays: a later answer that makes progress may be another lie.
- */
-static void rxc_comp_peer_behind(struct rxc_qp *qp, u32 psn)
-{
-	rxc_stat_inc(to_rdev(qp->ibqp.device), RXC_STAT_RESPONDERS_BEHIND);
-	if (!qp->req.peer_behind)
-		rxc_dbg_qp(qp, "responder behind PSN %#x, una %#x: silent waits now counted\n",
-			   psn, qp->req.una);
-	qp->req.peer_behind = true;
-}
-
-/*
  * An ACK at @psn, before una: a late copy of an earlier one, or the
  * answer to a far probe (rxc_req_far_probe()), which names the last PSN
  * the responder took.  An answer before done_psn - 1 says the responder
@@ -316,8 +298,10 @@ static void rxc_comp_nak(struct rxc_qp *qp, u32 psn, u8 code)
  * and cannot be sent again.  Acting on that NAK would rewind to una,
  * which the responder never accepts, for ever.  Dropped, it leaves the
  * QP to its retransmit timer: its retries run out (RETRY_EXC_ERR) unless
- * the responder makes progress again, at retry_cnt 7 too when it is
- * silent (rxc_comp_peer_behind()).
+ * the responder makes progress again, and at retry_cnt 7 far probes find
+ * a responder left behind (rxc_comp_far_answer()).  Such a NAK is no
+ * sign of one by itself: a responder in step sends one whenever requests
+ * reach it out of order, and its ACK of the PSN it named may overtake it.
  */
 static bool rxc_comp_aeth_in_window(const struct rxc_req *req, u8 syn,
 				    u32 psn)
@@ -339,15 +323,11 @@ void rxc_comp_aeth(struct rxc_qp *qp, u8 syn, u32 psn)
 {
 	struct rxc_dev *rxc = to_rdev(qp->ibqp.device);
 
-	qp->req.answered = true;
 	if (!rxc_comp_aeth_in_window(&qp->req, syn, psn)) {
 		rxc_dbg_qp(qp, "AETH %#x for PSN %#x, below una %#x\n", syn, psn,
 			   qp->req.una);
 		rxc_stat_inc(rxc, RXC_STAT_RCV_QP_DROPPED);
-		if (RXC_AETH_TYPE(syn) == RXC_AETH_NAK &&
-		    RXC_AETH_VALUE(syn) == RXC_NAK_PSN_SEQ)
-			rxc_comp_peer_behind(qp, psn);
-		else if (RXC_AETH_TYPE(syn) == RXC_AETH_ACK)
+		if (RXC_AETH_TYPE(syn) == RXC_AETH_ACK)
 			rxc_comp_far_answer(qp, psn);
 		return;
 	}
@@ -465,7 +445,6 @@ void rxc_comp_recv(struct rxc_qp *qp, struct sk_buff *skb)
 		goto out;
 	}
 
-	qp->req.answered = true;
 	/* Read data and atomic results also acknowledge what came before. */
 	w = rxc_comp_oldest(qp);
 	if (!rxc_swqe_holds(w, psn)) {

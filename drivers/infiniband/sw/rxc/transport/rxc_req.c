@@ -46,8 +46,8 @@
 /*
  * retry_cnt and rnr_retry of 7 mean "retry forever", as with rdma_rxe
  * (IBA gives 7 that meaning for rnr_retry only), except that a responder
- * that fell behind and is silent is not retried for ever
- * (rxc_req_spend_retry()).
+ * that far probes find behind what was acknowledged is not retried for
+ * ever (rxc_req_responder_lost()).
  */
 #define RXC_RETRY_FOREVER	7
 /*
@@ -338,11 +338,10 @@ static void rxc_req_set_timer(struct rxc_qp *qp)
 	rxc_req_timer_at(qp, at);
 }
 
-/* A new wait for progress begins now: nothing heard in it yet. */
+/* A new wait for progress begins now. */
 static void rxc_req_wait_begin(struct rxc_req *req)
 {
 	req->wait_start = jiffies;
-	req->answered = false;
 }
 
 /*
@@ -376,8 +375,6 @@ void rxc_req_start(struct rxc_qp *qp)
 	req->pace = (struct rxc_pace){};
 	req->retry_left = qp->attr.retry_cnt;
 	req->rnr_left = qp->attr.rnr_retry;
-	req->peer_behind = false;
-	req->answered = false;
 	req->done_psn = req->psn;
 	req->done_any = false;
 	req->far_asked = false;
@@ -967,21 +964,16 @@ static bool rxc_req_use_retry(u8 *left, bool forever)
  * rxc_req_spend_retry - spend one transport retry of @qp
  * @qp: an RC QP whose wait for progress timed out
  *
- * At retry_cnt 7 no retry is spent, unless the responder fell behind
- * (rxc_comp_peer_behind()) and the wait heard nothing from it: then
- * seven such waits, as IBA counts retries, end the QP.
+ * At retry_cnt 7 no retry is spent: a peer that is away for a while,
+ * however long, is waited for.  A responder that will never accept a
+ * packet again is found by far probes instead (rxc_req_responder_lost()).
  *
  * Return: false when none was left: the oldest WQE fails RETRY_EXC_ERR.
  */
 bool rxc_req_spend_retry(struct rxc_qp *qp)
 {
-	struct rxc_req *req = &qp->req;
-	bool silent = !req->answered, forever;
-
-	req->answered = false;
-	forever = qp->attr.retry_cnt == RXC_RETRY_FOREVER &&
-		  !(req->peer_behind && silent);
-	return rxc_req_use_retry(&req->retry_left, forever);
+	return rxc_req_use_retry(&qp->req.retry_left,
+				 qp->attr.retry_cnt == RXC_RETRY_FOREVER);
 }
 EXPORT_SYMBOL_IF_KUNIT(rxc_req_spend_retry);
 

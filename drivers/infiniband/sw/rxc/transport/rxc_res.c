@@ -45,7 +45,7 @@ int rxc_fill_res_qp_entry(struct sk_buff *msg, struct ib_qp *ibqp)
 		{ "rd_atomic", READ_ONCE(req->rd_atomic) },
 		{ "rd_bytes", READ_ONCE(req->rd_bytes) },
 		{ "retry_left", READ_ONCE(req->retry_left) },
-		{ "peer_behind", READ_ONCE(req->peer_behind) },
+		{ "far_behind", READ_ONCE(req->far_behind) },
 		{ "rnr_wait", READ_ONCE(req->rnr_wait) },
 		{ "pace_wait", READ_ONCE(req->pace.waiting) },
 		{ "retrans_armed", READ_ONCE(req->timer_armed) },

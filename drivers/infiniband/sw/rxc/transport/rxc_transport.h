@@ -190,12 +190,6 @@ static_assert(sizeof(struct rxc_swqe) <= 128);
  *		the responder before @done_psn
  * @retry_left: transport retries left before RETRY_EXC_ERR
  * @rnr_left: RNR retries left before RNR_RETRY_EXC_ERR
- * @peer_behind: an answer in the responder's name may have acknowledged
- *		 packets it never got (rxc_comp_peer_behind())
- * @answered: a response of any kind came during the current wait for
- *	      progress (rxc_comp_aeth(), rxc_comp_recv()); with
- *	      @peer_behind, a wait without one spends a retry even at
- *	      retry_cnt 7
  * @done_any: @done_psn has moved since the QP entered RTS
  * @far_asked: a far probe went out and no answer has come since
  * @far_behind: answers to far probes in a row, all at @far_answer, with
@@ -237,8 +231,6 @@ struct rxc_req {
 	u32 far_answer;
 	u8 retry_left;
 	u8 rnr_left;
-	bool peer_behind;
-	bool answered;
 	bool done_any;
 	bool far_asked;
 	u8 far_behind;
