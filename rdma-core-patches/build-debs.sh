@@ -130,8 +130,19 @@ build_deps() {
 		"$1/src" build-essential >&2
 }
 
+# no_static DIR: packages without their static libraries.  Nothing here
+# links statically, and upstream's ENABLE_STATIC compiles every library
+# a second time: about half of the build's steps, on the critical path of
+# a fresh machine's CI (Documentation/results/2026-12-07-ci-fresh-aeab4c1.rst).
+# debian/rules passes EXTRA_CMAKE_FLAGS after its own -DENABLE_STATIC=1,
+# and the -dev packages must not list the archives that no longer exist.
+no_static() {
+	sed -i '/\.a$/d' "$1"/src/debian/*.install
+}
+
 # build DIR: dpkg-buildpackage in the root.  A ninja on PATH that adds -j
-# keeps upstream's debian/rules within RXC_JOBS.
+# keeps upstream's debian/rules within RXC_JOBS.  No debug-symbol
+# packages either: nothing installs them.
 build() {
 	local w=$1
 
@@ -139,7 +150,8 @@ build() {
 	printf '#!/bin/sh\nexec /usr/bin/ninja -j%s "$@"\n' "$jobs" >"$w/bin/ninja"
 	chmod +x "$w/bin/ninja"
 	"$sid_root" run -b "$w" env PATH="$w/bin:/usr/sbin:/usr/bin:/sbin:/bin" \
-		DEB_BUILD_OPTIONS="nocheck parallel=$jobs" \
+		DEB_BUILD_OPTIONS="nocheck noautodbgsym parallel=$jobs" \
+		EXTRA_CMAKE_FLAGS=-DENABLE_STATIC=0 \
 		sh -c "cd '$w/src' && dpkg-buildpackage -b -us -uc -j$jobs"
 }
 
@@ -151,6 +163,7 @@ make_debs() {
 	trap 'rm -rf "$work"' EXIT
 	unpack_and_apply "$w"
 	add_changelog "$w"
+	no_static "$w"
 	build_deps "$w"
 	log "dpkg-buildpackage -b (-j$jobs); log in $out.log"
 	start=$(date +%s)
