@@ -78,16 +78,16 @@
  *   -L:    BOUND + (RETRY + 1) * WAIT for a request that fails, when
  *          the peer lies: a NAK forged in its name acknowledges PSNs
  *          its responder never got, which can neither be sent again
- *          nor completed.  The responder then NAKs a PSN before the
- *          oldest unacknowledged one, once, and stays silent; the QP
- *          then spends a retry on each wait that hears nothing,
- *          retry_cnt 7 included (Documentation/liveness.rst, "A
- *          responder left behind"): the wait under way at HOSTILE, then
- *          RETRY + 1 silent ones.  A QP may then end as a vanished
- *          peer's does, within that bound, and so may one whose
- *          retries the forger's NAKs used up while it lied (once the
- *          QP has seen a NAK before una, 7 is no longer for ever).  A
- *          request that succeeds is still held to BOUND.  On a QP that
+ *          nor completed.  The responder then drops all the QP
+ *          sends and answers only its far probes, before what was
+ *          acknowledged; two such answers end the QP at the next
+ *          timeout, retry_cnt 7 included (Documentation/liveness.rst,
+ *          "A responder left behind"): the wait under way at HOSTILE
+ *          and three more, within the RETRY + 1 of the rows' RETRY 7.
+ *          A QP may then end as a vanished peer's does, within that
+ *          bound, and so may one with a finite RETRY whose retries
+ *          the forger's NAKs used up while it lied.  A request that
+ *          succeeds is still held to BOUND.  On a QP that
  *          failed, the server may lack what a lie acknowledged, or
  *          have executed what failed, so it checks only that its
  *          counter has no error, counts every receive it saw, and
