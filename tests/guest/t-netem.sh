@@ -155,20 +155,36 @@ lost_tail write 16384 0x11 0x10ff "the last write's lost ACK is asked for again"
 # times, 0.3 s apart, with a real-time busy loop of 150 ms each (its
 # timeout one priority above it, to end it): no kworker runs meanwhile,
 # so no QP run either, while the timers go on.  LOG gets the number of
-# stalls made while connected.
+# stalls made while connected.  The loops start together: each waits in
+# open() on a FIFO until a writer opens it.  Started one after the
+# other, tens of milliseconds apart under TCG, they can leave the client
+# running, and probing, while the server's CPU already spins; the stall
+# that follows then outlasts a wait that has probed, a timeout by the
+# rules (rxc_rto_fired()), though nothing was lost.  One CI run counted
+# one.
 stall() {
-	local n=0 c cpus
+	local n=0 c cpus fifo=/tmp/netem-stall.fifo	# /tmp: tmpfs, 9p has no FIFOs
 	cpus=$(($(nproc) - 1))
+	rm -f "$fifo"
+	mkfifo "$fifo"
 	wait_for 30 rc_connected "$CLI_DEV" || true
 	while [ "$n" -lt 5 ] && rc_connected "$CLI_DEV"; do
 		for c in $(seq 0 "$cpus"); do
-			taskset -c "$c" chrt -f 60 timeout 0.15 \
-				chrt -f 50 sh -c 'while :; do :; done' &
+			# shellcheck disable=SC2016 # $1: the inner shell's
+			taskset -c "$c" chrt -f 60 sh -c \
+				': <"$1"; exec timeout 0.15 chrt -f 50 sh -c "while :; do :; done"' \
+				sh "$fifo" &
 		done
+		sleep 0.3	# until each waits in open()
+		# A writer for as long as they spin: one that comes late
+		# starts late rather than never.
+		exec 3<>"$fifo"
 		wait
+		exec 3>&-
 		n=$((n + 1))
 		sleep 0.3
 	done
+	rm -f "$fifo"
 	echo "$n" >"$1"
 }
 
