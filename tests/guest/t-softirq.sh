@@ -22,6 +22,8 @@
 # - 8-byte reads, 32 posted and 16 (max_rd_atomic) in flight, every byte
 #   checked: the requester handles most responses in softirq, and with
 #   each sends the read that waited for its slot;
+# - 64 KiB reads one at a time, every byte checked: the requester
+#   handles most packets of each response in softirq, not only the last;
 # - an RC stream of 8-byte SENDs, every byte checked (rc_xfer): the
 #   receiving end, whose QP sends no request of its own, handles none of
 #   them there.
@@ -92,11 +94,14 @@ pair "ib_write_lat -s 8 -n $n over a delayed link" chk_perftest 8 "$n" -- \
 	ib_write_lat -d "$CLI_DEV" -x "$CLI_GID" -p "$PORT" -s 8 -n "$n" -F "$SRV_IP"
 SHARE=$(by_kernel 5/8 1/4) many_in_softirq "write ping-pong" "$CLI_DEV" "$SRV_DEV"
 
-# xfer OP COUNT WINDOW: rc_xfer of 8-byte OPs over the delayed link.
+# xfer OP COUNT WINDOW [SIZE]: rc_xfer of OPs of SIZE bytes (8) over the
+# delayed link, at path MTU 1024.
 xfer() {
-	local args=(-p "$PORT" -o "$1" -s 8 -n "$2" -w "$3" -T $((60 * SLOW)))
+	local size=${4:-8}
+	local args=(-p "$PORT" -o "$1" -s "$size" -n "$2" -w "$3" -m 1024
+		    -T $((60 * SLOW)))
 
-	pair "rc_xfer -o $1 -s 8 -n $2 -w $3 over a delayed link, every byte checked" \
+	pair "rc_xfer -o $1 -s $size -n $2 -w $3 over a delayed link, every byte checked" \
 		chk_xfer -- \
 		"$XFER" -d "$SRV_DEV" -g "$SRV_GID" "${args[@]}" -- \
 		"$XFER" -d "$CLI_DEV" -g "$CLI_GID" "${args[@]}" "$SRV_IP"
@@ -109,6 +114,12 @@ many_in_softirq "reads one at a time" "$SRV_DEV" "$CLI_DEV"
 snap
 xfer read "$n" 32
 many_in_softirq "reads behind the read limit" "$CLI_DEV"
+
+# Before the requester took them in softirq, a 64 KiB read's middle
+# packets (63 of its 64) went to the work item: 1 in 64 handled there.
+snap
+xfer read "$n" 1 65536
+many_in_softirq "64 KiB reads one at a time" "$CLI_DEV"
 
 snap
 xfer send $((n * 4)) 16

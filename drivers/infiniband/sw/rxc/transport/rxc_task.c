@@ -834,6 +834,13 @@ static bool rxc_qp_takes_turns(struct rxc_qp *qp)
 	return rxc_task_take_flag(qp, RXC_TASK_TURN);
 }
 
+/* Is @pkt a response to a read, but not its last packet? */
+static bool rxc_pkt_mid_read(const struct rxc_pkt_info *pkt)
+{
+	return (pkt->mask & RXC_OPF_RESP) && (pkt->mask & RXC_OPF_READ) &&
+	       !(pkt->mask & RXC_OPF_LAST);
+}
+
 /*
  * Does @pkt end the response to a read or an atomic?  Its WQE then frees
  * one of the requests that max_rd_atomic allows in flight, which is what
@@ -856,6 +863,10 @@ static bool rxc_pkt_ends_rd(const struct rxc_pkt_info *pkt)
  *   a stream wait for the work item, whose runs take several and answer
  *   them with one ACK;
  * - a pure ACK, which retires what it acknowledges;
+ * - a read response before its last packet: its payload lands in place
+ *   and nothing answers it, so the hop would buy no batching, and a
+ *   requester receiving a stream of reads paid a kworker's wake-up every
+ *   dozen packets of a read;
  * - the last packet of a read response or an atomic's answer, which
  *   retires its WQE and lets the requester send the read or atomic that
  *   waited for its slot.
@@ -868,7 +879,7 @@ static bool rxc_qp_softirq_kind(struct rxc_qp *qp,
 
 	if (pkt->mask & RXC_OPF_RESP)
 		return pkt->opcode == RXC_OPCODE(RC, ACK) ||
-		       rxc_pkt_ends_rd(pkt);
+		       rxc_pkt_mid_read(pkt) || rxc_pkt_ends_rd(pkt);
 	/* Every request ends a turn, a read request too. */
 	turns = rxc_qp_takes_turns(qp);
 	if (pkt->opcode == RXC_OPCODE(RC, READ_REQUEST)) {
@@ -937,7 +948,7 @@ static void rxc_qp_softirq_request(struct rxc_qp *qp, struct sk_buff *skb)
 static bool rxc_qp_softirq_pass(struct rxc_qp *qp, struct sk_buff *skb)
 {
 	const struct rxc_pkt_info *pkt = rxc_skb_pkt(skb);
-	bool ends_rd = rxc_pkt_ends_rd(pkt);
+	bool ends_rd = rxc_pkt_ends_rd(pkt), mid_read = rxc_pkt_mid_read(pkt);
 	bool more = false;
 
 	if (pkt->mask & RXC_OPF_RESP) {
@@ -947,6 +958,8 @@ static bool rxc_qp_softirq_pass(struct rxc_qp *qp, struct sk_buff *skb)
 			more = true;
 		else if (ends_rd)
 			more = rxc_qp_softirq_rd_done(qp);
+		else if (mid_read)
+			more = rxc_req_ready(qp);	/* after a gap, the rest */
 		else
 			more = rxc_qp_sq_busy(qp);
 	} else {
