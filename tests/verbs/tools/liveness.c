@@ -100,7 +100,9 @@
  * behave mode the server checks its own: every receive it saw complete,
  * plus every write, read and atomic the client saw succeed, and no
  * error.  A late request prints the seed, the QP, the request and how
- * late it is, and the QPs' transport state (rdma -dd res show qp).
+ * late it is, the QPs' transport state (rdma -dd res show qp), and
+ * which threads had the guest's CPUs just then (top): a late request
+ * once found both ends' QPs with packets queued and no run going.
  * -K adds one to the first QP's counter before the check, which must
  * then fail: the check's own test.  -k KINDS draws only the kinds named,
  * by letter: s(end), w(rite), r(ead), f(etch-and-add), c(mp-and-swap),
@@ -846,17 +848,20 @@ static void take_behaves(struct side *s)
 }
 
 /*
- * The QPs' transport state and the port counters, on stderr; @wait false
- * leaves rdma running and goes on at once, so that the completions the
- * run goes on to take are not stamped late by the time rdma takes.
+ * The QPs' transport state, the port counters and the threads that had
+ * the CPUs over the next 0.3 s, on stderr; @wait false leaves the
+ * commands running and goes on at once, so that the completions the run
+ * goes on to take are not stamped late by the time they take.
  */
+#define STATE_CMDS "rdma -dd res show qp; rdma statistic show; " \
+	"top -bH1 -n 2 -d 0.3 -w 200 | awk '/^top -/ { f++ } f == 2' | head -n 24"
+
 static void show_state(bool wait)
 {
-	fprintf(stderr, "liveness: the QPs' transport state and the port counters:\n");
+	fprintf(stderr, "liveness: the QPs' transport state, the port counters and the busiest threads:\n");
 	fflush(stderr);
-	if (system(wait ? "rdma -dd res show qp >&2; rdma statistic show >&2" :
-			  "(rdma -dd res show qp; rdma statistic show) >&2 &"))
-		fprintf(stderr, "liveness: (rdma failed)\n");
+	if (system(wait ? "(" STATE_CMDS ") >&2" : "(" STATE_CMDS ") >&2 &"))
+		fprintf(stderr, "liveness: (rdma or top failed)\n");
 }
 
 /* A late request: say all there is to know, then end the run. */
